@@ -1,0 +1,73 @@
+"""One diagnostic type for every stage, and the pi-forge view of it.
+
+A :class:`Diagnostic` carries what pi-forge reports (``level``, ``message``, optional ``item_id``)
+plus what forgec adds: a stable rule ``code`` (``FG`` + number, grouped by pipeline stage, see
+:mod:`forgec.rules`) and a source location.  Stages never compute line and column themselves: they
+attach a *pointer* (the path of keys and indexes to the offending value in the source document,
+optionally with a character offset inside a string value) and :mod:`forgec.source` resolves it once,
+centrally, when a front end needs positions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+Level = Literal["error", "warning", "info"]
+Pointer = tuple[str | int, ...]
+
+LEVELS: tuple[Level, ...] = ("error", "warning", "info")
+_RANK = {"info": 0, "warning": 1, "error": 2}
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """A region of a source file; lines and columns are 1-based, columns count characters."""
+
+    path: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+
+
+@dataclass(slots=True)
+class Diagnostic:
+    """A finding.  ``level``/``message``/``item_id`` are pi-forge's exact values where pi-forge has one."""
+
+    level: Level
+    message: str
+    code: str
+    item_id: str | None = None
+    #: path to the value the finding is about, in the document it was read from
+    pointer: Pointer | None = None
+    #: character offset (and length) inside the string value at ``pointer`` (macro findings)
+    offset: int | None = None
+    length: int | None = None
+    #: resolved location, filled by :func:`forgec.source.resolve_spans`
+    span: Span | None = None
+    #: forgec-only findings never appear in pi-forge-compatible output
+    extra: bool = field(default=False)
+
+    @property
+    def name(self) -> str:
+        from forgec.rules import rule_for
+
+        return rule_for(self.code).name
+
+    def to_pi(self) -> dict[str, Any]:
+        """The diagnostic as pi-forge prints it: ``{level, message, itemId?}``."""
+        out: dict[str, Any] = {"level": self.level, "message": self.message}
+        if self.item_id is not None:
+            out["itemId"] = self.item_id
+        return out
+
+
+def level_rank(level: str) -> int:
+    """Order of severities, for ``--strict`` and re-levelling."""
+    return _RANK.get(level, 0)
+
+
+def to_pi_list(diagnostics: list[Diagnostic]) -> list[dict[str, Any]]:
+    """pi-forge's view of a list: forgec-only findings left out, order kept."""
+    return [d.to_pi() for d in diagnostics if not d.extra]

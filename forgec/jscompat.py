@@ -1,0 +1,391 @@
+"""JavaScript value semantics that pi-forge's output depends on.
+
+pi-forge runs on V8, and its output is compared with forgec's byte for byte, so every place that
+converts, measures, trims or serialises a value must behave as JavaScript does rather than as Python
+does (compile-core.md §0).  Everything of that kind lives here, in one place, so the rest of the code
+base can say ``js_trim`` or ``json_stringify`` and mean exactly the ECMAScript operation.
+
+Values are the plain data produced by the JSON readers: ``dict`` (insertion ordered), ``list``,
+``str``, ``int``/``float`` (never ``bool`` as a number), ``bool`` and ``None`` (JSON ``null``).
+JavaScript's ``undefined`` is represented by :data:`UNDEFINED` where a distinction from ``null``
+is needed; a missing dictionary key is the usual form of absence.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable, Iterator
+from typing import Any, Final
+
+__all__ = [
+    "UNDEFINED",
+    "is_array_index",
+    "is_integral_number",
+    "is_number",
+    "js_key_order",
+    "js_len",
+    "js_items",
+    "js_number_to_string",
+    "js_string",
+    "js_trim",
+    "js_trim_end",
+    "js_trim_start",
+    "js_truthy",
+    "json_quote",
+    "json_stringify",
+    "dumps_report",
+    "utf16_slice",
+    "rejoin_surrogates",
+]
+
+
+class _Undefined:
+    """The JavaScript ``undefined`` value, distinct from JSON ``null`` (``None``)."""
+
+    _instance: _Undefined | None = None
+
+    def __new__(cls) -> _Undefined:
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "UNDEFINED"
+
+    def __bool__(self) -> bool:
+        return False
+
+
+UNDEFINED: Final = _Undefined()
+
+# --- whitespace (§0.6) ---------------------------------------------------------------------------
+
+#: The exact code points ``String.prototype.trim`` removes (WhiteSpace + LineTerminator).
+JS_WHITESPACE: Final = (
+    "\u0009\u000a\u000b\u000c\u000d\u0020\u00a0\u1680"
+    "\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
+    "\u2028\u2029\u202f\u205f\u3000\ufeff"
+)
+
+
+def js_trim(text: str) -> str:
+    """``String.prototype.trim``: unlike ``str.strip`` it removes U+FEFF and keeps U+0085, U+001C–U+001F."""
+    return text.strip(JS_WHITESPACE)
+
+
+def js_trim_start(text: str) -> str:
+    """``String.prototype.trimStart``."""
+    return text.lstrip(JS_WHITESPACE)
+
+
+def js_trim_end(text: str) -> str:
+    """``String.prototype.trimEnd``."""
+    return text.rstrip(JS_WHITESPACE)
+
+
+# --- UTF-16 lengths and slices (§0.7) ------------------------------------------------------------
+
+_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
+
+
+def js_len(text: str) -> int:
+    """Length in UTF-16 code units, as JavaScript's ``length`` counts it."""
+    if text.isascii():
+        return len(text)
+    return len(text) + len(_ASTRAL.findall(text))
+
+
+def _to_units(text: str) -> bytes:
+    return text.encode("utf-16-le", "surrogatepass")
+
+
+def _from_units(data: bytes) -> str:
+    return data.decode("utf-16-le", "surrogatepass")
+
+
+def utf16_slice(text: str, start: int, end: int | None = None) -> str:
+    """``String.prototype.slice`` on UTF-16 units; may leave lone surrogates at the cut."""
+    if text.isascii():
+        return text[start:end]
+    units = _to_units(text)
+    n = len(units) // 2
+    s = max(n + start, 0) if start < 0 else min(start, n)
+    if end is None:
+        e = n
+    else:
+        e = max(n + end, 0) if end < 0 else min(end, n)
+    if e <= s:
+        return ""
+    return _from_units(units[2 * s : 2 * e])
+
+
+def rejoin_surrogates(text: str) -> str:
+    """Re-join surrogate pairs that ended up adjacent after UTF-16 slicing (§16.3)."""
+    if not any("\ud800" <= ch <= "\udfff" for ch in text):
+        return text
+    return _from_units(_to_units(text))
+
+
+# --- truthiness and numbers (§0.2, §0.3) ---------------------------------------------------------
+
+
+def is_number(value: object) -> bool:
+    """A JSON number: ``int`` or ``float`` but never ``bool``."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def is_integral_number(value: object) -> bool:
+    """``Number.isInteger``: a finite number without a fractional part (``3.0`` qualifies)."""
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, int):
+        return True
+    return isinstance(value, float) and math.isfinite(value) and value.is_integer()
+
+
+def js_truthy(value: object) -> bool:
+    """JavaScript truthiness: ``[]`` and ``{}`` are truthy, ``0``, ``NaN`` and ``""`` are not."""
+    if value is None or value is UNDEFINED or value is False:
+        return False
+    if value is True:
+        return True
+    if isinstance(value, (int, float)):
+        return not (value == 0 or (isinstance(value, float) and math.isnan(value)))
+    if isinstance(value, str):
+        return value != ""
+    return True
+
+
+def js_number_to_string(value: float | int) -> str:
+    """ECMAScript ``Number::toString`` (radix 10): shortest round-trip digits, JS exponent rules."""
+    if isinstance(value, bool):
+        raise TypeError("booleans are not numbers")
+    if isinstance(value, int):
+        if abs(value) < 2**53:
+            return str(value)
+        value = float(value)
+    if math.isnan(value):
+        return "NaN"
+    if math.isinf(value):
+        return "Infinity" if value > 0 else "-Infinity"
+    if value == 0:
+        return "0"
+    sign = "-" if value < 0 else ""
+    # repr() gives the shortest round-trip digits; re-layout them with JavaScript's rules.
+    mantissa, _, exponent = repr(abs(value)).partition("e")
+    exp = int(exponent) if exponent else 0
+    if "." in mantissa:
+        int_part, frac_part = mantissa.split(".")
+    else:
+        int_part, frac_part = mantissa, ""
+    if frac_part == "0":
+        frac_part = ""
+    digits = (int_part + frac_part).lstrip("0")
+    # position of the decimal point relative to the digit string: value = 0.digits × 10^n
+    leading_zeros = len(int_part + frac_part) - len((int_part + frac_part).lstrip("0"))
+    n = len(int_part) + exp - leading_zeros
+    digits = digits.rstrip("0") or "0"
+    k = len(digits)
+    if k <= n <= 21:
+        return sign + digits + "0" * (n - k)
+    if 0 < n <= 21:
+        return sign + digits[:n] + "." + digits[n:]
+    if -6 < n <= 0:
+        return sign + "0." + "0" * (-n) + digits
+    e = n - 1
+    exp_text = ("+" if e >= 0 else "-") + str(abs(e))
+    if k == 1:
+        return sign + digits + "e" + exp_text
+    return sign + digits[0] + "." + digits[1:] + "e" + exp_text
+
+
+def js_string(value: Any) -> str:
+    """``String(value)`` (§0.4): arrays join with commas, objects are ``[object Object]``."""
+    if value is UNDEFINED:
+        return "undefined"
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if isinstance(value, str):
+        return value
+    if isinstance(value, (int, float)):
+        return js_number_to_string(value)
+    if isinstance(value, list):
+        return ",".join("" if item is None or item is UNDEFINED else js_string(item) for item in value)
+    return "[object Object]"
+
+
+# --- object key order (§0.5) ---------------------------------------------------------------------
+
+
+def is_array_index(key: str) -> bool:
+    """A canonical array index key ("0", "12", not "01"), which JavaScript enumerates first."""
+    if not key or not key.isdigit() or not key.isascii():
+        return False
+    if len(key) > 1 and key[0] == "0":
+        return False
+    return int(key) <= 4294967294
+
+
+def js_key_order(obj: dict[str, Any]) -> list[str]:
+    """Keys in JavaScript enumeration order: array-index keys ascending, then insertion order."""
+    keys = list(obj)
+    index_keys = [k for k in keys if is_array_index(k)]
+    if not index_keys:
+        return keys
+    index_keys.sort(key=int)
+    return index_keys + [k for k in keys if not is_array_index(k)]
+
+
+def js_items(obj: dict[str, Any]) -> Iterator[tuple[str, Any]]:
+    """``Object.entries`` order."""
+    for key in js_key_order(obj):
+        yield key, obj[key]
+
+
+# --- JSON.stringify (§0.5) -----------------------------------------------------------------------
+
+_ESCAPES = {
+    '"': '\\"',
+    "\\": "\\\\",
+    "\b": "\\b",
+    "\f": "\\f",
+    "\n": "\\n",
+    "\r": "\\r",
+    "\t": "\\t",
+}
+_NEEDS_ESCAPE = re.compile('["\\\\\x00-\x1f\ud800-\udfff]')
+
+
+def _escape_char(match: re.Match[str]) -> str:
+    ch = match.group(0)
+    esc = _ESCAPES.get(ch)
+    if esc is not None:
+        return esc
+    return f"\\u{ord(ch):04x}"
+
+
+def json_quote(text: str) -> str:
+    """A JSON string literal exactly as ``JSON.stringify`` writes it (lone surrogates escaped)."""
+    if not _NEEDS_ESCAPE.search(text):
+        return '"' + text + '"'
+    if any("\ud800" <= ch <= "\udfff" for ch in text):
+        text = rejoin_surrogates(text)
+    return '"' + _NEEDS_ESCAPE.sub(_escape_char, text) + '"'
+
+
+def _number_json(value: float | int) -> str:
+    if isinstance(value, float) and not math.isfinite(value):
+        return "null"
+    return js_number_to_string(value)
+
+
+def json_stringify(value: Any, indent: int | None = None, *, sort_keys: bool = False) -> str | None:
+    """``JSON.stringify(value, null, indent)``; returns ``None`` where JavaScript returns ``undefined``.
+
+    Object keys follow JavaScript enumeration order; members whose value is :data:`UNDEFINED` are
+    skipped and :data:`UNDEFINED` array elements print ``null``.
+    """
+    if value is UNDEFINED:
+        return None
+    parts: list[str] = []
+    _stringify_into(value, parts, indent, "", sort_keys=sort_keys)
+    return "".join(parts)
+
+
+def _stringify_into(
+    value: Any, out: list[str], indent: int | None, current: str, *, sort_keys: bool = False
+) -> None:
+    # Iterative over containers would be faster for very deep data; recursion is fine for the
+    # depths JSON readers accept (they refuse input beyond their own limit).
+    if value is None or value is UNDEFINED:
+        out.append("null")
+    elif value is True:
+        out.append("true")
+    elif value is False:
+        out.append("false")
+    elif isinstance(value, str):
+        out.append(json_quote(value))
+    elif isinstance(value, (int, float)):
+        out.append(_number_json(value))
+    elif isinstance(value, (list, tuple)):
+        if not value:
+            out.append("[]")
+            return
+        if indent is None:
+            out.append("[")
+            for i, item in enumerate(value):
+                if i:
+                    out.append(",")
+                _stringify_into(item, out, None, current, sort_keys=sort_keys)
+            out.append("]")
+        else:
+            inner = current + " " * indent
+            out.append("[\n")
+            for i, item in enumerate(value):
+                if i:
+                    out.append(",\n")
+                out.append(inner)
+                _stringify_into(item, out, indent, inner, sort_keys=sort_keys)
+            out.append("\n" + current + "]")
+    elif isinstance(value, dict):
+        pairs = sorted(value.items()) if sort_keys else js_items(value)
+        members = [(k, v) for k, v in pairs if v is not UNDEFINED]
+        if not members:
+            out.append("{}")
+            return
+        if indent is None:
+            out.append("{")
+            for i, (k, v) in enumerate(members):
+                if i:
+                    out.append(",")
+                out.append(json_quote(k))
+                out.append(":")
+                _stringify_into(v, out, None, current, sort_keys=sort_keys)
+            out.append("}")
+        else:
+            inner = current + " " * indent
+            out.append("{\n")
+            for i, (k, v) in enumerate(members):
+                if i:
+                    out.append(",\n")
+                out.append(inner)
+                out.append(json_quote(k))
+                out.append(": ")
+                _stringify_into(v, out, indent, inner, sort_keys=sort_keys)
+            out.append("\n" + current + "}")
+    else:
+        raise TypeError(f"not a JSON value: {type(value).__name__}")
+
+
+# --- reports (conformance *Output*) --------------------------------------------------------------
+
+
+def dumps_report(doc: Any) -> str:
+    """The compile-report serialisation: ``json.dumps(doc, indent=2, sort_keys=True,
+    ensure_ascii=False) + "\n"`` with numbers printed as JavaScript prints them (§16.11) and lone
+    surrogates escaped (§16.7).  ``json.dumps`` itself cannot be told how to print floats.
+    """
+    parts: list[str] = []
+    _stringify_into(doc, parts, 2, "", sort_keys=True)
+    parts.append("\n")
+    return "".join(parts)
+
+
+def iter_strings(value: Any) -> Iterable[str]:
+    """Every string (keys included) inside a JSON value, for checks such as lone surrogates."""
+    stack = [value]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, str):
+            yield current
+        elif isinstance(current, dict):
+            for k, v in current.items():
+                yield k
+                stack.append(v)
+        elif isinstance(current, (list, tuple)):
+            stack.extend(current)

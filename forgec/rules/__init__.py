@@ -1,0 +1,88 @@
+"""The rule registry: every diagnostic forgec can emit has a stable code and a kebab-case name.
+
+Codes are ``FG`` + three digits, grouped by pipeline stage:
+
+=========  =====================================================================
+FG0xx      reading files (parse errors, encoding, size and depth limits)
+FG1xx      stack shape, normalisation and validation (pi-forge's loader)
+FG2xx      macros (pi-forge's compile-time macro findings and forgec's static analysis)
+FG3xx      slots and system/message assembly
+FG4xx      chat history
+FG5xx      tool and skill policy
+FG6xx      regex rules
+FG7xx      SillyTavern import
+FG8xx      provider payloads, fingerprints, profiles
+FG9xx      forgec configuration and plugins
+=========  =====================================================================
+
+Each stage declares its rules in a module of this package (``loader.py``, ``macros.py`` ...) as
+:class:`Rule` objects; the docstring-like fields ``summary``, ``bad`` and ``good`` are the user
+documentation that ``forgec rule CODE`` prints (the sqlfluff/ruff habit).  Rules are registered when
+their module is imported; :func:`all_rules` imports every stage module.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from dataclasses import dataclass
+
+__all__ = ["Rule", "all_rules", "register", "rule_for"]
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """A diagnostic rule.  ``level`` is the default severity (pi-forge's where pi-forge has the message)."""
+
+    code: str
+    name: str
+    level: str
+    summary: str
+    bad: str = ""
+    good: str = ""
+    #: True when the message comes from pi-forge (kept exact, part of the compatible output)
+    pi_forge: bool = True
+
+
+_REGISTRY: dict[str, Rule] = {}
+_BY_NAME: dict[str, Rule] = {}
+_loaded_all = False
+
+
+def register(*rules: Rule) -> None:
+    """Add rules to the registry; codes and names must be unique."""
+    for rule in rules:
+        existing = _REGISTRY.get(rule.code)
+        if existing is not None and existing != rule:
+            raise ValueError(f"rule code {rule.code} registered twice")
+        if rule.name in _BY_NAME and _BY_NAME[rule.name].code != rule.code:
+            raise ValueError(f"rule name {rule.name} registered twice")
+        _REGISTRY[rule.code] = rule
+        _BY_NAME[rule.name] = rule
+
+
+def _load_all() -> None:
+    global _loaded_all
+    if _loaded_all:
+        return
+    for info in pkgutil.iter_modules(__path__):
+        importlib.import_module(f"{__name__}.{info.name}")
+    _loaded_all = True
+
+
+def rule_for(code_or_name: str) -> Rule:
+    """The rule with this code (``FG101``) or name (``stack-id-invalid``); KeyError if none."""
+    key = code_or_name.strip()
+    rule = _REGISTRY.get(key.upper()) or _BY_NAME.get(key.lower())
+    if rule is None:
+        _load_all()
+        rule = _REGISTRY.get(key.upper()) or _BY_NAME.get(key.lower())
+    if rule is None:
+        raise KeyError(code_or_name)
+    return rule
+
+
+def all_rules() -> list[Rule]:
+    """Every rule, sorted by code."""
+    _load_all()
+    return sorted(_REGISTRY.values(), key=lambda r: r.code)
