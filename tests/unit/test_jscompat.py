@@ -1,0 +1,107 @@
+"""JavaScript value semantics (compile-core.md §0), checked against the spec's observed values."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from forgec.jscompat import (
+    dumps_report,
+    is_integral_number,
+    js_len,
+    js_number_to_string,
+    js_string,
+    js_trim,
+    js_truthy,
+    json_quote,
+    json_stringify,
+    rejoin_surrogates,
+    utf16_slice,
+)
+
+CASES = Path(__file__).resolve().parents[1] / "conformance" / "cases"
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [
+        (1e16, "10000000000000000"),
+        (1e21, "1e+21"),
+        (0.00001, "0.00001"),
+        (1e-7, "1e-7"),
+        (2.5e-7, "2.5e-7"),
+        (1.5e300, "1.5e+300"),
+        (0.1 + 0.2, "0.30000000000000004"),
+        (123456789012345678901, "123456789012345680000"),
+        (-0.0, "0"),
+        (5.0, "5"),
+        (-3.5, "-3.5"),
+        (1e-6, "0.000001"),
+        (float("inf"), "Infinity"),
+    ],
+)
+def test_number_to_string_matches_observed_values(value: float, text: str) -> None:
+    assert js_number_to_string(value) == text
+
+
+@given(st.floats(allow_nan=False, allow_infinity=False))
+def test_number_to_string_round_trips(value: float) -> None:
+    assert float(js_number_to_string(value)) == value
+
+
+def test_object_key_order_puts_array_indexes_first() -> None:
+    data = {"b": 1, "2": 2, "01": 3, "1": 4, "-1": 5, "4294967295": 6, "4294967294": 7}
+    assert (
+        json_stringify(data)
+        == '{"1":4,"2":2,"4294967294":7,"b":1,"01":3,"-1":5,"4294967295":6}'
+    )
+
+
+def test_pretty_stringify_matches_javascript_layout() -> None:
+    assert json_stringify({"a": [1, {}], "e": []}, 2) == '{\n  "a": [\n    1,\n    {}\n  ],\n  "e": []\n}'
+
+
+def test_quote_escapes_controls_lowercase_and_lone_surrogates() -> None:
+    assert json_quote('a"\\\b\f\n\r\t\x01\x7f\u2028/') == '"a\\"\\\\\\b\\f\\n\\r\\t\\u0001\x7f\u2028/"'
+    assert json_quote("a\ud83d\u00e9\ude3a") == '"a\\ud83d\u00e9\\ude3a"'
+    assert json_quote("\ud83d\ude3a") == '"\U0001f63a"'
+
+
+def test_trim_uses_the_javascript_whitespace_set() -> None:
+    assert js_trim("\ufeff\u00a0 x \u3000") == "x"
+    assert js_trim("\x85x\x1c") == "\x85x\x1c"
+
+
+def test_truthiness() -> None:
+    assert js_truthy([]) and js_truthy({}) and js_truthy("false")
+    assert not any(js_truthy(v) for v in (0, 0.0, "", None, False, float("nan")))
+
+
+def test_string_conversion() -> None:
+    assert js_string(["a", None, ["b", 1.0]]) == "a,,b,1"
+    assert js_string({"a": 1}) == "[object Object]"
+    assert js_string(True) == "true"
+
+
+def test_integrality_excludes_booleans() -> None:
+    assert is_integral_number(3.0) and is_integral_number(1e300)
+    assert not is_integral_number(True) and not is_integral_number(2.5)
+
+
+def test_utf16_lengths_and_slices() -> None:
+    assert js_len("a😀") == 3
+    tail = utf16_slice("x😺b", -2)
+    assert tail == "\ude3ab"
+    assert rejoin_surrogates(utf16_slice("x😺b", 0, 2) + tail) == "x😺b"
+
+
+def test_report_serialisation_reproduces_every_expected_document() -> None:
+    files = sorted(CASES.glob("*/expected.json"))
+    assert files, "conformance corpus missing"
+    for path in files:
+        text = path.read_text(encoding="utf-8")
+        assert dumps_report(json.loads(text)) == text, path.parent.name
