@@ -1,0 +1,518 @@
+"""The runtime context file (context-format.md): reading, validating, and building the runtime.
+
+A context file is the snapshot Pi hands pi-forge — options, base prompt, model, conversation —
+written down as JSON (or YAML).  The reference runner refuses a context with an unknown field or a
+value of the wrong type (so a typo never silently becomes a default, compile-core §16.15(c)); forgec
+refuses it the same way, with a message that names the field.  :meth:`Context.runtime` then builds
+the :class:`~forgec.runtime.Runtime` exactly as the reference runner builds pi-forge's
+``PromptRuntime`` ("How the reference runner builds the runtime").
+
+The checks are hand-written rather than delegated to ``jsonschema``: they must name the field in
+plain words, and ``forgec validate`` must not pay for importing a schema engine.  The same rules are
+published for editors as ``schemas/context.schema.json``; a test keeps the two in agreement.
+"""
+
+from __future__ import annotations
+
+import copy
+import difflib
+import json
+import os
+import re
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from forgec.jscompat import json_stringify
+from forgec.runtime import Runtime
+from forgec.variables import VariableStore
+
+__all__ = [
+    "DEFAULTS",
+    "THINKING_LEVELS",
+    "Context",
+    "ContextError",
+    "load_context",
+    "parse_instant",
+    "sample_context_path",
+]
+
+#: top-level defaults (context-format.md, *Top-level fields*); list/dict defaults are copied on use
+DEFAULTS: dict[str, Any] = {
+    "now": "2026-01-01T00:00:00Z",
+    "timezone": "UTC",
+    "cwd": "/home/dev/project",
+    "model": None,
+    "baseSystemPrompt": "",
+    "appendSystemPrompt": None,
+    "tools": [],
+    "skills": [],
+    "contextFiles": [],
+    "variables": {},
+    "messages": [],
+}
+
+THINKING_LEVELS: tuple[str, ...] = ("off", "minimal", "low", "medium", "high", "xhigh", "max")
+
+#: every accepted top-level field, in the order the format documents them
+_FIELDS: tuple[str, ...] = (
+    "$comment",
+    *DEFAULTS,
+    "latestUserMessage",
+    "finalizeMessages",
+    "thinkingLevel",
+)
+_TOOL_FIELDS: tuple[str, ...] = ("name", "description", "snippet", "guidelines", "active", "parameters")
+_DEFAULT_PARAMETERS: dict[str, Any] = {"type": "object", "properties": {}}
+
+# ISO-8601 date-time with a mandatory offset: what ``new Date(...)`` parses and the format requires
+_INSTANT = re.compile(
+    r"(?P<year>[+-]\d{6}|\d{4})-(?P<month>\d{2})-(?P<day>\d{2})"
+    r"[T ](?P<hour>\d{2}):(?P<minute>\d{2})(?::(?P<second>\d{2})(?:[.,](?P<fraction>\d+))?)?"
+    r"(?P<offset>Z|[+-]\d{2}:\d{2})"
+)
+
+
+class ContextError(Exception):
+    """A context file forgec refuses. ``str(error)`` is the user-facing message."""
+
+    def __init__(self, message: str, *, path: str | None = None, pointer: tuple[str | int, ...] = ()) -> None:
+        self.path = path
+        self.pointer = pointer
+        self.detail = message
+        super().__init__(f"{path}: {message}" if path else message)
+
+
+# --- instants ------------------------------------------------------------------------------------
+
+
+def _days_from_civil(year: int, month: int, day: int) -> int:
+    """Days since 1970-01-01 in the proleptic Gregorian calendar (any year, like ECMAScript)."""
+    year -= month <= 2
+    era = (year if year >= 0 else year - 399) // 400
+    yoe = year - era * 400
+    doy = (153 * (month + (-3 if month > 2 else 9)) + 2) // 5 + day - 1
+    doe = yoe * 365 + yoe // 4 - yoe // 100 + doy
+    return era * 146097 + doe - 719468
+
+
+def _days_in_month(year: int, month: int) -> int:
+    if month == 2:
+        leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
+        return 29 if leap else 28
+    return 30 if month in (4, 6, 9, 11) else 31
+
+
+def parse_instant(text: str) -> int | None:
+    """Epoch milliseconds of an ISO date-time with ``Z`` or ``±HH:MM``; None if it is not one.
+
+    Fractions beyond milliseconds are truncated, as ``Date`` keeps millisecond precision.
+    """
+    match = _INSTANT.fullmatch(text)
+    if match is None:
+        return None
+    year_text = match["year"]
+    if year_text == "-000000":
+        return None
+    year, month, day = int(year_text), int(match["month"]), int(match["day"])
+    hour, minute = int(match["hour"]), int(match["minute"])
+    second = int(match["second"] or 0)
+    millis = int((match["fraction"] or "0")[:3].ljust(3, "0"))
+    if not (1 <= month <= 12 and 1 <= day <= _days_in_month(year, month)):
+        return None
+    if hour == 24:
+        if minute or second or millis:
+            return None
+    elif hour > 23 or minute > 59 or second > 59:
+        return None
+    offset_minutes = 0
+    if match["offset"] != "Z":
+        sign = -1 if match["offset"][0] == "-" else 1
+        off_h, off_m = int(match["offset"][1:3]), int(match["offset"][4:6])
+        if off_h > 23 or off_m > 59:
+            return None
+        offset_minutes = sign * (off_h * 60 + off_m)
+    days = _days_from_civil(year, month, day)
+    seconds = days * 86400 + hour * 3600 + minute * 60 + second - offset_minutes * 60
+    value = seconds * 1000 + millis
+    if abs(value) > 8.64e15:  # outside ECMAScript's time range: an Invalid Date
+        return None
+    return value
+
+
+def _zone_known(name: str) -> bool:
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+    if name == "UTC":
+        return True
+    try:
+        ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError, OSError):
+        return False
+    return True
+
+
+# --- validation ----------------------------------------------------------------------------------
+
+
+def _describe(value: Any) -> str:
+    """A short rendering of an offending value for messages."""
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, list):
+        return "an array"
+    text = json_stringify(value) or "undefined"
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _field_name(pointer: tuple[str | int, ...]) -> str:
+    out = ""
+    for part in pointer:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out
+
+
+class _Checker:
+    def __init__(self, path: str | None) -> None:
+        self.path = path
+
+    def fail(self, pointer: tuple[str | int, ...], message: str) -> ContextError:
+        return ContextError(f"{_field_name(pointer)} {message}", path=self.path, pointer=pointer)
+
+    def expect(self, ok: bool, pointer: tuple[str | int, ...], expected: str, value: Any) -> None:
+        if not ok:
+            raise self.fail(pointer, f"must be {expected}, got {_describe(value)}")
+
+    def unknown_keys(
+        self, obj: dict[str, Any], allowed: tuple[str, ...], where: tuple[str | int, ...]
+    ) -> None:
+        for key in obj:
+            if key in allowed:
+                continue
+            guess = difflib.get_close_matches(key, allowed, n=1)
+            hint = f' (did you mean "{guess[0]}"?)' if guess else ""
+            label = (
+                f'unknown field "{key}"'
+                if not where
+                else f'{_field_name(where)} has an unknown field "{key}"'
+            )
+            allowed_text = ", ".join(a for a in allowed if a != "$comment")
+            raise ContextError(
+                f"{label}{hint}; allowed fields: {allowed_text}", path=self.path, pointer=(*where, key)
+            )
+
+    def string_keys(self, obj: dict[Any, Any], pointer: tuple[str | int, ...]) -> None:
+        for key in obj:
+            if not isinstance(key, str):
+                raise self.fail(pointer, f"has a key that is not a string: {key!r}")
+
+    def objects(self, value: Any, pointer: tuple[str | int, ...]) -> list[dict[str, Any]]:
+        self.expect(isinstance(value, list), pointer, "an array of objects", value)
+        for index, entry in enumerate(value):
+            self.expect(isinstance(entry, dict), (*pointer, index), "an object", entry)
+        return value
+
+    def string_field(self, obj: dict[str, Any], key: str, pointer: tuple[str | int, ...]) -> None:
+        value = obj.get(key)
+        if key not in obj:
+            raise self.fail(pointer, f'needs a string "{key}"')
+        self.expect(isinstance(value, str), (*pointer, key), "a string", value)
+
+
+def _validate(data: Any, path: str | None) -> None:
+    """Apply every rule of context-format.md; raise :class:`ContextError` on the first violation."""
+    check = _Checker(path)
+    if not isinstance(data, dict):
+        raise ContextError(f"a context must be a JSON object, got {_describe(data)}", path=path)
+    check.string_keys(data, ())
+    check.unknown_keys(data, _FIELDS, ())
+
+    if "now" in data:
+        now = data["now"]
+        check.expect(
+            isinstance(now, str), ("now",), 'an ISO date-time string such as "2026-03-14T09:26:53+01:00"', now
+        )
+        if parse_instant(now) is None:
+            raise check.fail(
+                ("now",),
+                f"must be a date-time ending in Z or ±HH:MM (e.g. 2026-03-14T09:26:53+01:00), got {_describe(now)}",
+            )
+    if "timezone" in data:
+        zone = data["timezone"]
+        check.expect(isinstance(zone, str) and zone != "", ("timezone",), "a non-empty IANA zone name", zone)
+        if not _zone_known(zone):
+            raise check.fail(
+                ("timezone",),
+                f'names no known time zone: "{zone}" (use an IANA name such as "Europe/Berlin")',
+            )
+    for key in ("cwd", "baseSystemPrompt"):
+        if key in data:
+            check.expect(isinstance(data[key], str), (key,), "a string", data[key])
+    if "appendSystemPrompt" in data:
+        value = data["appendSystemPrompt"]
+        check.expect(
+            value is None or isinstance(value, str), ("appendSystemPrompt",), "a string or null", value
+        )
+    if "model" in data:
+        _validate_model(check, data["model"])
+    if "tools" in data:
+        for index, tool in enumerate(check.objects(data["tools"], ("tools",))):
+            _validate_tool(check, tool, ("tools", index))
+    if "skills" in data:
+        for index, skill in enumerate(check.objects(data["skills"], ("skills",))):
+            for key in ("name", "description", "filePath"):
+                check.string_field(skill, key, ("skills", index))
+    if "contextFiles" in data:
+        for index, entry in enumerate(check.objects(data["contextFiles"], ("contextFiles",))):
+            for key in ("path", "content"):
+                check.string_field(entry, key, ("contextFiles", index))
+    if "variables" in data:
+        check.expect(isinstance(data["variables"], dict), ("variables",), "an object", data["variables"])
+        check.string_keys(data["variables"], ("variables",))
+    for key in ("messages", "finalizeMessages"):
+        if key in data:
+            check.objects(data[key], (key,))
+    if "latestUserMessage" in data:
+        value = data["latestUserMessage"]
+        check.expect(
+            value is None or isinstance(value, str), ("latestUserMessage",), "a string or null", value
+        )
+    if "thinkingLevel" in data:
+        value = data["thinkingLevel"]
+        check.expect(
+            isinstance(value, str) and value in THINKING_LEVELS,
+            ("thinkingLevel",),
+            "one of " + ", ".join(f'"{level}"' for level in THINKING_LEVELS),
+            value,
+        )
+
+
+def _validate_model(check: _Checker, model: Any) -> None:
+    check.expect(
+        model is None or isinstance(model, dict), ("model",), "null or an object {provider, id, api}", model
+    )
+    if model is None:
+        return
+    for key in ("provider", "id", "api"):
+        check.string_field(model, key, ("model",))
+
+
+def _validate_tool(check: _Checker, tool: dict[str, Any], pointer: tuple[str | int, ...]) -> None:
+    check.unknown_keys(tool, _TOOL_FIELDS, pointer)
+    check.string_field(tool, "name", pointer)
+    if "snippet" in tool:
+        value = tool["snippet"]
+        check.expect(
+            value is None or isinstance(value, str), (*pointer, "snippet"), "a string or null", value
+        )
+    if "guidelines" in tool:
+        value = tool["guidelines"]
+        check.expect(isinstance(value, list), (*pointer, "guidelines"), "an array of strings", value)
+        for index, line in enumerate(value):
+            check.expect(isinstance(line, str), (*pointer, "guidelines", index), "a string", line)
+    if "active" in tool:
+        check.expect(isinstance(tool["active"], bool), (*pointer, "active"), "true or false", tool["active"])
+    if "description" in tool:
+        check.expect(
+            isinstance(tool["description"], str), (*pointer, "description"), "a string", tool["description"]
+        )
+    if "parameters" in tool:
+        check.expect(
+            isinstance(tool["parameters"], dict),
+            (*pointer, "parameters"),
+            "a JSON Schema object",
+            tool["parameters"],
+        )
+
+
+# --- defaults ------------------------------------------------------------------------------------
+
+
+def _with_defaults(data: dict[str, Any]) -> dict[str, Any]:
+    """A copy with every documented default filled in (tool defaults included)."""
+    out: dict[str, Any] = {}
+    if "$comment" in data:
+        out["$comment"] = data["$comment"]
+    for key, default in DEFAULTS.items():
+        out[key] = copy.deepcopy(data[key]) if key in data else copy.deepcopy(default)
+    out["tools"] = [
+        {
+            "name": tool["name"],
+            "description": tool.get("description", ""),
+            "snippet": tool.get("snippet"),
+            "guidelines": list(tool.get("guidelines", [])),
+            "active": tool.get("active", True),
+            "parameters": tool["parameters"] if "parameters" in tool else copy.deepcopy(_DEFAULT_PARAMETERS),
+        }
+        for tool in out["tools"]
+    ]
+    for key in ("latestUserMessage", "finalizeMessages", "thinkingLevel"):
+        if key in data:
+            out[key] = copy.deepcopy(data[key])
+    return out
+
+
+# --- the context ---------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Context:
+    """A validated context with defaults applied; ``data`` is plain JSON data."""
+
+    data: dict[str, Any]
+    #: where it was read from (None for a dict or the built-in sample)
+    source: str | None = None
+
+    @property
+    def thinking_level(self) -> str:
+        """Pi's thinking level; absent means ``off`` (read only by the provider payloads)."""
+        return self.data.get("thinkingLevel", "off")
+
+    @property
+    def tools(self) -> list[dict[str, Any]]:
+        """Every tool, defaults applied: ``{name, description, snippet, guidelines, active, parameters}``."""
+        return self.data["tools"]
+
+    @property
+    def active_tools(self) -> list[dict[str, Any]]:
+        """The active tools in order: ``selectedTools`` and the tools sent in the provider payloads."""
+        return [tool for tool in self.data["tools"] if tool["active"]]
+
+    @property
+    def finalize_messages(self) -> list[Any] | None:
+        return self.data.get("finalizeMessages")
+
+    @property
+    def session_variables(self) -> dict[str, Any]:
+        return self.data["variables"]
+
+    @property
+    def messages(self) -> list[Any]:
+        return self.data["messages"]
+
+    @property
+    def now_ms(self) -> int:
+        value = parse_instant(self.data["now"])
+        assert value is not None  # validated
+        return value
+
+    def variable_store(self) -> VariableStore:
+        """A fresh store for one turn: the session variables, an empty turn scope, not dirty."""
+        return VariableStore.fresh(copy.deepcopy(self.data["variables"]))
+
+    def runtime(self) -> Runtime:
+        """The runtime the reference runner builds from this context (context-format.md)."""
+        from forgec.passes.history import latest_user_text
+
+        data = self.data
+        active = self.active_tools
+        snippets: dict[str, str] = {}
+        guidelines: list[str] = []
+        for tool in active:
+            snippet = tool["snippet"]
+            if isinstance(snippet, str) and snippet != "":
+                snippets[tool["name"]] = snippet
+            guidelines.extend(tool["guidelines"])
+        options: dict[str, Any] = {
+            "cwd": data["cwd"],
+            "selectedTools": [tool["name"] for tool in active],
+            "toolSnippets": snippets,
+            "promptGuidelines": guidelines,
+        }
+        if data["appendSystemPrompt"] is not None:
+            options["appendSystemPrompt"] = data["appendSystemPrompt"]
+        options["contextFiles"] = [{"path": f["path"], "content": f["content"]} for f in data["contextFiles"]]
+        options["skills"] = data["skills"]
+        if "latestUserMessage" in data:
+            latest = data["latestUserMessage"]
+        else:
+            latest = latest_user_text(data["messages"])
+        return Runtime(
+            options=options,
+            model=data["model"],
+            latest_user_message=latest,
+            now_ms=self.now_ms,
+            time_zone=data["timezone"],
+            base_system_prompt=data["baseSystemPrompt"],
+            messages=data["messages"],
+        )
+
+
+# --- reading -------------------------------------------------------------------------------------
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not valid JSON")
+
+
+def _parse_json(text: str, path: str | None) -> Any:
+    try:
+        return json.loads(text, parse_constant=_reject_constant)
+    except json.JSONDecodeError as error:
+        raise ContextError(
+            f"not valid JSON: {error.msg} (line {error.lineno}, column {error.colno})", path=path
+        ) from None
+    except ValueError as error:
+        raise ContextError(f"not valid JSON: {error}", path=path) from None
+
+
+@cache
+def _yaml_loader() -> Any:
+    """A safe, pure-Python ruamel loader whose timestamps stay strings (``now: 2026-…Z`` unquoted)."""
+    from ruamel.yaml import YAML
+    from ruamel.yaml.constructor import SafeConstructor
+
+    class _Constructor(SafeConstructor):
+        pass
+
+    _Constructor.add_constructor("tag:yaml.org,2002:timestamp", SafeConstructor.construct_yaml_str)
+    yaml = YAML(typ="safe", pure=True)
+    yaml.Constructor = _Constructor
+    return yaml
+
+
+def _parse_yaml(text: str, path: str | None) -> Any:
+    """YAML contexts: the same data model as JSON once loaded."""
+    from ruamel.yaml.error import YAMLError
+
+    try:
+        return _yaml_loader().load(text)
+    except YAMLError as error:
+        raise ContextError(f"not valid YAML: {error}", path=path) from None
+
+
+def _read(source: str | os.PathLike[str]) -> tuple[Any, str]:
+    path = Path(source)
+    label = str(source)
+    try:
+        raw = path.read_bytes()
+    except OSError as error:
+        raise ContextError(f"cannot read the context file: {error.strerror or error}", path=label) from None
+    text = raw.decode("utf-8-sig", errors="replace")
+    if path.suffix.lower() in (".yaml", ".yml"):
+        return _parse_yaml(text, label), label
+    return _parse_json(text, label), label
+
+
+def sample_context_path() -> Any:
+    """The built-in sample context (a small coding session), as an importlib resource."""
+    from importlib.resources import files
+
+    return files("forgec.samples").joinpath("context.json")
+
+
+def load_context(source: str | os.PathLike[str] | dict[str, Any] | None) -> Context:
+    """Read, validate and complete a context. ``None`` gives the built-in sample context.
+
+    Raises :class:`ContextError` (never anything else) for unreadable or invalid input.
+    """
+    if source is None:
+        text = sample_context_path().read_text(encoding="utf-8")
+        data, label = _parse_json(text, "<built-in sample context>"), None
+    elif isinstance(source, (str, os.PathLike)):
+        data, label = _read(source)
+    else:  # already-parsed data (anything but an object is refused below)
+        data, label = source, None
+    _validate(data, label)
+    return Context(data=_with_defaults(data), source=label)

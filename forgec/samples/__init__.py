@@ -1,0 +1,1 @@
+"""Built-in sample inputs (a realistic context for ``forgec preview`` without ``--context``)."""

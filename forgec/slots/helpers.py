@@ -1,0 +1,97 @@
+"""pi-forge's slot text helpers (compile-core.md §6.14).
+
+Every built-in slot (and every custom slot plugin, through :class:`forgec.slots.base.SlotContext`)
+builds its text from these few functions, so their exact behaviour — which characters are escaped,
+which lines get an indent — decides the bytes of most system prompts.  They take plain ``str``;
+callers that may hold a non-string runtime value go through :func:`forgec.slots.base.require_str`
+first, which raises the V8-style error pi-forge would have produced.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta, tzinfo
+from functools import cache
+
+__all__ = [
+    "escape_xml",
+    "format_local_date",
+    "format_local_time",
+    "indent_plain_block",
+    "local_fields",
+    "normalize_path",
+    "plain_bullet",
+    "plain_continuation",
+    "resolve_zone",
+]
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def escape_xml(value: str) -> str:
+    """``escapeXml``: exactly five replacements, ``&`` first so entities are not double-escaped."""
+    return (
+        value.replace("&", "&amp;")
+        .replace("<", "&lt;")
+        .replace(">", "&gt;")
+        .replace('"', "&quot;")
+        .replace("'", "&apos;")
+    )
+
+
+def plain_continuation(value: str, indent: str) -> str:
+    """``plainContinuation``: indent every line but the first, so a value continues a bullet."""
+    return f"\n{indent}".join(value.split("\n"))
+
+
+def plain_bullet(label: str, value: str) -> str:
+    """``plainBullet``: ``- label: value`` with continuation lines indented by two spaces."""
+    return f"- {label}: {plain_continuation(value, '  ')}"
+
+
+def indent_plain_block(value: str, indent: str) -> str:
+    """``indentPlainBlock``: indent *every* line, empty ones and the first included."""
+    return "\n".join(indent + line for line in value.split("\n"))
+
+
+def normalize_path(value: str) -> str:
+    """``normalizePath``: backslashes become slashes (nothing else, no collapsing)."""
+    return value.replace("\\", "/")
+
+
+@cache
+def resolve_zone(name: str) -> tzinfo:
+    """The zone date/time text is rendered in; unknown names fall back to UTC.
+
+    The context codec refuses unknown zones, so the fallback only matters for a host that builds a
+    :class:`~forgec.runtime.Runtime` itself.
+    """
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+    if name in ("UTC", "Etc/UTC", "Z"):
+        return UTC
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError, OSError):
+        return UTC
+
+
+def local_fields(now_ms: int, time_zone: str) -> tuple[int, int, int, int, int, int]:
+    """``(year, month, day, hours, minutes, seconds)`` of the instant in ``time_zone``.
+
+    pi-forge reads ``getFullYear()``/``getHours()``… of ``new Date()``, i.e. the process's local
+    wall clock; forgec takes the zone explicitly (compile-core §0.11, §1.2).
+    """
+    moment = (_EPOCH + timedelta(milliseconds=now_ms)).astimezone(resolve_zone(time_zone))
+    return moment.year, moment.month, moment.day, moment.hour, moment.minute, moment.second
+
+
+def format_local_date(now_ms: int, time_zone: str) -> str:
+    """``YYYY-MM-DD``: the year unpadded (as JavaScript prints a number), month and day padded."""
+    year, month, day, *_ = local_fields(now_ms, time_zone)
+    return f"{year}-{month:02d}-{day:02d}"
+
+
+def format_local_time(now_ms: int, time_zone: str) -> str:
+    """``HH:MM:SS`` on a 24-hour clock, each field padded to two digits."""
+    *_, hours, minutes, seconds = local_fields(now_ms, time_zone)
+    return f"{hours:02d}:{minutes:02d}:{seconds:02d}"
