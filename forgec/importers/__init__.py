@@ -1,0 +1,1 @@
+"""Importers that turn other tools' prompt formats into pi-forge prompt stacks."""

@@ -1,0 +1,174 @@
+"""Conversion items -> stack items (C6) and the stack object itself (C8).
+
+Ids come from one counter that advances for every conversion item before any decision, so
+skipped prompts leave gaps (``1, 7, 8, 12``): pi-forge users see the same ids in both tools.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from forgec.jscompat import UNDEFINED, js_trim, js_truthy
+
+from .patterns import LAST_USER_RE, NEWLINE_RUN_RE, strip_comments_and_trims
+from .preset import ConversionItem, PresetError, member, nullish
+
+CHAT_HISTORY = "chatHistory"
+COUNTED_MARKERS = frozenset(
+    {"worldInfoBefore", "worldInfoAfter", "charDescription", "charPersonality", "personaDescription",
+     "scenario", "dialogueExamples"}
+)  # fmt: skip
+_ROLES = frozenset({"system", "user", "assistant"})
+
+
+@dataclass
+class ItemOutcome:
+    """What happened to one conversion item, for the report and the fidelity report."""
+
+    conversion: ConversionItem
+    item_id: str
+    #: "block", "slot", "marker" (counted), "custom-marker" (dropped silently), "empty", "no-role"
+    outcome: str
+    order_disabled: bool = False
+
+
+@dataclass
+class Conversion:
+    items: list[dict[str, Any]] = field(default_factory=list)
+    outcomes: list[ItemOutcome] = field(default_factory=list)
+    marker: int = 0
+    empty: int = 0
+    order_disabled: int = 0
+    uses_last_user_message: bool = False
+
+
+def _put(target: dict[str, Any], key: str, value: Any) -> None:
+    """Absent values are omitted, as ``JSON.stringify`` drops ``undefined``."""
+    if value is not UNDEFINED:
+        target[key] = value
+
+
+def _content_error(item: ConversionItem) -> PresetError:
+    return PresetError(f"Preset prompts[{item.prompt_index}].content must be a string.")
+
+
+def raw_content(item: ConversionItem) -> str | None:
+    """The content macro detection scans (``None`` when JS-falsy); non-strings are errors (E3 e)."""
+    content = member(item.definition, "content")
+    if not js_truthy(content):
+        return None
+    if not isinstance(content, str):
+        raise _content_error(item)
+    return content
+
+
+def convert_items(conversion_items: list[ConversionItem]) -> Conversion:
+    """C6 over all conversion items, in order."""
+    result = Conversion()
+    counter = 0
+    for item in conversion_items:
+        counter += 1
+        item_id = str(counter)
+        definition = item.definition
+        name = member(definition, "name")
+        if js_truthy(member(definition, "marker")):
+            if item.identifier == CHAT_HISTORY and isinstance(item.identifier, str):
+                slot: dict[str, Any] = {
+                    "kind": "slot",
+                    "id": item_id,
+                    "name": name if js_truthy(name) else "Chat History",
+                }
+                _put(slot, "enabled", item.order_enabled)
+                slot["slot"] = "chat-history"
+                source: dict[str, Any] = {"previousId": CHAT_HISTORY}
+                _put(source, "name", name)
+                slot["source"] = source
+                result.items.append(slot)
+                result.outcomes.append(ItemOutcome(item, item_id, "slot"))
+            elif isinstance(item.identifier, str) and item.identifier in COUNTED_MARKERS:
+                result.marker += 1
+                result.outcomes.append(ItemOutcome(item, item_id, "marker"))
+            else:
+                result.outcomes.append(ItemOutcome(item, item_id, "custom-marker"))
+            continue
+        content = nullish(member(definition, "content"), "")
+        if not isinstance(content, str):
+            raise _content_error(item)
+        if js_trim(content) == "":
+            result.empty += 1
+            result.outcomes.append(ItemOutcome(item, item_id, "empty"))
+            continue
+        cleaned = strip_comments_and_trims(content)
+        if js_trim(cleaned) == "":
+            result.empty += 1
+            result.outcomes.append(ItemOutcome(item, item_id, "empty"))
+            continue
+        if LAST_USER_RE.search(cleaned):
+            result.uses_last_user_message = True
+        role_value = member(definition, "role")
+        if not js_truthy(role_value):
+            role = None
+        elif not isinstance(role_value, str):
+            raise PresetError(f"Preset prompts[{item.prompt_index}].role must be a string.")
+        else:
+            role = js_trim(role_value).lower()
+        if role not in _ROLES:
+            result.empty += 1
+            result.outcomes.append(ItemOutcome(item, item_id, "no-role"))
+            continue
+        disabled = not js_truthy(item.order_enabled)
+        if disabled:
+            result.order_disabled += 1
+        block: dict[str, Any] = {"kind": "block", "id": item_id}
+        _put(block, "name", name)
+        _put(block, "enabled", item.order_enabled)
+        block["role"] = role
+        block["content"] = js_trim(NEWLINE_RUN_RE.sub("\n\n", cleaned))
+        source = {}
+        _put(source, "previousId", item.identifier)
+        _put(source, "previousName", name)
+        source["orderIndex"] = item.order_index
+        block["source"] = source
+        result.items.append(block)
+        result.outcomes.append(ItemOutcome(item, item_id, "block", order_disabled=disabled))
+    return result
+
+
+def build_stack(
+    *,
+    stack_id: str,
+    name: Any,
+    variables: dict[str, str],
+    rules: list[dict[str, Any]],
+    items: list[dict[str, Any]],
+    file_name: str,
+    character_id: Any,
+    converted_at: str,
+    uses_last_user_message: bool,
+) -> dict[str, Any]:
+    """The C8 stack object, keys in pi-forge's order."""
+    if uses_last_user_message:
+        for item in items:
+            if item.get("kind") == "slot" and item.get("slot") == "chat-history":
+                item["options"] = {"includeLastUserMessage": False}
+                break
+    stack: dict[str, Any] = {
+        "schemaVersion": 1,
+        "type": "pi-forge.prompt-stack",
+        "id": stack_id,
+        "name": name,
+        "autoActivate": False,
+        "mode": "replace",
+    }
+    if variables:
+        stack["variables"] = dict(variables)
+    stack["context"] = {"allowDuplicateChatHistory": False}
+    if rules:
+        stack["regex"] = {"schemaVersion": 1, "rules": rules}
+    stack["items"] = items
+    meta: dict[str, Any] = {"source": "sillytavern", "sourceFile": file_name}
+    _put(meta, "characterId", character_id)
+    meta["convertedAt"] = converted_at
+    stack["import"] = meta
+    return stack

@@ -1,0 +1,37 @@
+"""Reading a preset file the way Node does: UTF-8 with U+FFFD for bad bytes, then ``JSON.parse`` (E2).
+
+Parsing is :func:`forgec.jsonparse.loads` (the team's V8-exact parser): JavaScript's acceptance
+(no ``NaN``/``Infinity``, a BOM is an error) and V8's error messages.  The read errors carry
+Node's ``fs`` messages, which the importer embeds in ``Failed to read or parse <path>: <reason>``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from forgec.jsonparse import JSONParseError, loads
+
+__all__ = ["JsonParseError", "parse_json", "read_text"]
+
+JsonParseError = JSONParseError
+
+
+def parse_json(text: str) -> Any:
+    """``JSON.parse(text)``; raises :class:`JsonParseError` whose ``str`` is V8's message."""
+    return loads(text)
+
+
+def read_text(path: Path) -> str:
+    """``fs.readFileSync(path, "utf8")``; raises ``OSError`` whose ``args[0]`` is Node's message."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise OSError(f"ENOENT: no such file or directory, open '{path}'") from None
+    except IsADirectoryError:
+        raise OSError("EISDIR: illegal operation on a directory, read") from None
+    except PermissionError:
+        raise OSError(f"EACCES: permission denied, open '{path}'") from None
+    except OSError as exc:
+        raise OSError(f"{exc.strerror or exc}, open '{path}'") from None
+    return data.decode("utf-8", errors="replace")

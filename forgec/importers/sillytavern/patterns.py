@@ -1,0 +1,70 @@
+"""The importer's own text patterns, written as the JavaScript patterns pi-forge applies (E13).
+
+Python's ``re`` differs from JavaScript exactly where these patterns are sensitive: ``\\s`` (JS adds
+U+FEFF and drops U+001C-U+001F/U+0085), ``\\d``/``\\w``/``\\b`` (Unicode in Python, ASCII in JS),
+case-insensitive matching (Python maps U+017F and U+212A onto ASCII letters, JS without ``u`` does
+not) and ``$`` (Python also matches before a final newline).  So every pattern here spells its
+character classes out instead of using those shorthands.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+from forgec.jscompat import JS_WHITESPACE, js_trim
+
+#: JavaScript's ``\\s`` as a character class body.
+WS: Final = "".join(JS_WHITESPACE)
+_WS_CLASS: Final = f"[{WS}]"
+
+
+def _ci(word: str) -> str:
+    """A case-insensitive ASCII word as explicit classes (``trim`` -> ``[tT][rR][iI][mM]``)."""
+    return "".join(f"[{c.lower()}{c.upper()}]" if c.isalpha() else re.escape(c) for c in word)
+
+
+#: ``/\\{\\{\\s*\\/\\/[\\s\\S]*?\\}\\}/g``: a ``{{// ...}}`` comment, cut at the first ``}}``.
+COMMENT_RE: Final = re.compile(r"\{\{" + _WS_CLASS + r"*//[\s\S]*?\}\}")
+#: ``/\\{\\{\\s*trim\\s*\\}\\}/gi``
+TRIM_RE: Final = re.compile(r"\{\{" + _WS_CLASS + "*" + _ci("trim") + _WS_CLASS + r"*\}\}")
+#: ``/\\{\\{\\s*lastUserMessage\\b/i`` with JavaScript's ASCII word boundary.
+LAST_USER_RE: Final = re.compile(r"\{\{" + _WS_CLASS + "*" + _ci("lastUserMessage") + r"(?![A-Za-z0-9_])")
+#: ``/\\{\\{(?!\\/\\/)([A-Za-z_][A-Za-z0-9_-]*)/g``: macro names (no space allowed after ``{{``).
+MACRO_NAME_RE: Final = re.compile(r"\{\{(?!//)([A-Za-z_][A-Za-z0-9_-]*)")
+#: ``/\\n{3,}/g``
+NEWLINE_RUN_RE: Final = re.compile(r"\n{3,}")
+#: ``/\\s+/g`` for report cells
+WS_RUN_RE: Final = re.compile(_WS_CLASS + "+")
+#: ``/\\r?\\n/`` for trimStrings given as one string
+LINE_SPLIT_RE: Final = re.compile(r"\r?\n")
+#: ``/\\{\\{\\s*match\\s*\\}\\}/gi``
+MATCH_MACRO_RE: Final = re.compile(r"\{\{" + _WS_CLASS + "*" + _ci("match") + _WS_CLASS + r"*\}\}")
+#: ``/\\$0(?!\\d)/g`` with JavaScript's ASCII ``\\d``
+DOLLAR_ZERO_RE: Final = re.compile(r"\$0(?![0-9])")
+_SLUG_BAD_RE: Final = re.compile(r"[^A-Za-z0-9_-]+")
+_DASH_RUN_RE: Final = re.compile(r"-+")
+
+
+def strip_comments_and_trims(content: str) -> str:
+    """Comments first, then ``{{trim}}`` markers in the result (E12)."""
+    return TRIM_RE.sub("", COMMENT_RE.sub("", content))
+
+
+def slugify(text: str) -> str:
+    """``[^A-Za-z0-9_-]`` -> ``-``, collapse ``-`` runs, drop one leading/trailing ``-``, lower-case.
+
+    JavaScript replaces each UTF-16 unit, so an astral character becomes ``--``; the collapse makes
+    that identical to replacing code points.
+    """
+    slug = _DASH_RUN_RE.sub("-", _SLUG_BAD_RE.sub("-", text))
+    if slug.startswith("-"):
+        slug = slug[1:]
+    if slug.endswith("-"):
+        slug = slug[:-1]
+    return slug.lower()
+
+
+def is_blank(value: object) -> bool:
+    """True unless ``value`` is a string that is non-empty after JavaScript ``trim``."""
+    return not isinstance(value, str) or js_trim(value) == ""
