@@ -1,0 +1,186 @@
+"""Custom macros and slots from trusted Python code (compile-core.md §12).
+
+pi-forge loads JavaScript modules from ``~/.pi/forge/extensions``; forgec's equivalent is a
+:class:`Registry` *object* (never module globals: two compiles with different plugin sets must not
+see each other) that plugins fill through the ``forgec.plugins`` entry-point group.  Importing a
+plugin runs its code, so nothing is loaded unless the user trusts it: ``--trust-plugins`` trusts every
+installed plugin, ``[tool.forgec] plugins = ["name", …]`` trusts the named entry points only.
+
+A plugin entry point names a callable ``register(registry)`` (or a module that has one)::
+
+    [project.entry-points."forgec.plugins"]
+    acme = "acme_forgec:register"
+
+    def register(registry):
+        registry.register_macro("acme.weather", lambda ctx: "sunny")
+
+Names, duplicate handling and error texts are pi-forge's (§12); built-in macros and slots are
+pre-registered, so they cannot be overridden.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from forgec.diagnostics import Diagnostic
+
+__all__ = [
+    "ENTRY_POINT_GROUP",
+    "MacroDefinition",
+    "PluginError",
+    "Registry",
+    "SlotDefinition",
+    "load_plugins",
+]
+
+ENTRY_POINT_GROUP = "forgec.plugins"
+_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_.-]*")
+
+PLUGIN_LOAD_FAILED = "FG950"
+PLUGIN_NOT_TRUSTED = "FG951"
+
+
+class PluginError(ValueError):
+    """A registration pi-forge would reject; the message is pi-forge's text."""
+
+
+@dataclass(slots=True)
+class MacroDefinition:
+    """A custom macro: ``render(ctx)`` returns text, or ``None`` to leave the macro unresolved."""
+
+    name: str
+    render: Callable[[Any], str | None]
+    description: str = ""
+    source: str = ""
+    #: informational: ``[{name, required, variadic, expansion}]`` (§12)
+    args: list[dict[str, Any]] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class SlotDefinition:
+    """A custom slot: ``render(ctx)`` returns text or ``None``; exceptions become ``Slot … failed``."""
+
+    name: str
+    renderer: Callable[[Any], str | None]
+    description: str = ""
+    source: str = ""
+    #: informational option schema (§6.15)
+    options: dict[str, Any] = field(default_factory=dict)
+
+    def render(self, ctx: Any) -> str | None:
+        return self.renderer(ctx)
+
+
+class Registry:
+    """The custom macros (``macros``) and slots (``slots``) of one compile setup, by name."""
+
+    def __init__(self) -> None:
+        self.macros: dict[str, MacroDefinition] = {}
+        self.slots: dict[str, SlotDefinition] = {}
+        #: entry-point names that were loaded, in order
+        self.loaded: list[str] = []
+
+    def register_macro(
+        self,
+        name: str,
+        render: Callable[[Any], str | None],
+        *,
+        description: str = "",
+        source: str = "",
+        args: list[dict[str, Any]] | None = None,
+    ) -> Callable[[], None]:
+        """Add a macro; returns the unregister handle (a no-op once another definition replaced it)."""
+        from forgec.macros.builtins import BUILTIN_MACROS
+
+        _check_name("Macro", name)
+        if name in BUILTIN_MACROS or name in self.macros:
+            raise PluginError(f"Macro is already registered: {name}")
+        definition = MacroDefinition(name, render, description, source, list(args or []))
+        self.macros[name] = definition
+        return lambda: self._remove(self.macros, name, definition)
+
+    def register_slot(
+        self,
+        name: str,
+        render: Callable[[Any], str | None],
+        *,
+        description: str = "",
+        source: str = "",
+        options: dict[str, Any] | None = None,
+    ) -> Callable[[], None]:
+        """Add a slot renderer; returns the unregister handle."""
+        from forgec.slots.names import BUILTIN_SLOT_NAMES
+
+        _check_name("Slot", name)
+        if name in BUILTIN_SLOT_NAMES or name in self.slots:
+            raise PluginError(f"Slot is already registered: {name}")
+        definition = SlotDefinition(name, render, description, source, dict(options or {}))
+        self.slots[name] = definition
+        return lambda: self._remove(self.slots, name, definition)
+
+    @staticmethod
+    def _remove(table: dict[str, Any], name: str, definition: Any) -> None:
+        if table.get(name) is definition:
+            del table[name]
+
+    def macro_names(self) -> list[str]:
+        return list(self.macros)
+
+
+def _check_name(kind: str, name: Any) -> None:
+    if not isinstance(name, str) or not _NAME.fullmatch(name):
+        raise PluginError(
+            f"{kind} name must start with a letter and contain only letters, numbers, underscore, dot, "
+            f"or hyphen: {name}"
+        )
+
+
+def _entry_points() -> list[Any]:
+    from importlib.metadata import entry_points
+
+    return list(entry_points(group=ENTRY_POINT_GROUP))
+
+
+def load_plugins(
+    registry: Registry,
+    *,
+    trust_all: bool = False,
+    trusted: Iterable[str] = (),
+    diagnostics: list[Diagnostic] | None = None,
+    entry_points: Iterable[Any] | None = None,
+) -> Registry:
+    """Load the trusted plugins of group ``forgec.plugins`` into ``registry``.
+
+    An installed plugin that is not trusted is reported (FG951, info) and not imported; one that
+    fails to import or register is reported (FG950, error) and the rest still load.  Never raises.
+    """
+    sink = diagnostics if diagnostics is not None else []
+    allowed = set(trusted)
+    for ep in entry_points if entry_points is not None else _entry_points():
+        name = getattr(ep, "name", str(ep))
+        if not trust_all and name not in allowed:
+            sink.append(
+                Diagnostic(
+                    "info",
+                    f"Plugin {name} is installed but not trusted; add it to [tool.forgec] plugins or pass --trust-plugins.",
+                    PLUGIN_NOT_TRUSTED,
+                    extra=True,
+                )
+            )
+            continue
+        try:
+            target = ep.load()
+            register = target if callable(target) else getattr(target, "register", None)
+            if not callable(register):
+                raise PluginError("entry point is neither a register(registry) callable nor a module with one")
+            register(registry)
+        except Exception as error:  # a broken plugin is a finding, never a traceback
+            sink.append(
+                Diagnostic("error", f"Plugin {name} failed to load: {error}", PLUGIN_LOAD_FAILED, extra=True)
+            )
+            continue
+        registry.loaded.append(name)
+    return registry
