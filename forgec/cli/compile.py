@@ -1,0 +1,145 @@
+"""``forgec compile STACK --context F --target API``: the request body Pi would send.
+
+Compiles the stack like ``forgec preview`` and turns the compiled prompt into one provider request
+body (payloads.md), offline.  ``--redact`` applies pi-forge's ``/payload`` redaction so the output
+can be attached to a bug report.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from forgec.cli._common import no_traceback
+
+_TARGETS = ("anthropic-messages", "google-generative-ai", "openai-completions", "openai-responses")
+
+_EPILOG = """\b
+Examples:
+  forgec compile coding.json --context ctx.json --target anthropic-messages
+  forgec compile coding.json --context ctx.json --model openai/gpt-5.1 --out body.json
+  forgec compile coding.json --target openai-completions --models my-models.json \\
+      --model acme/fast-1 --redact
+
+\b
+--target all prints the whole `payloads` section of the compile report (the four
+reference models). Exit codes: 0 body written, 1 pi-ai would fail to build the
+request (the error is printed), 2 usage error or unreadable input."""
+
+def _echo_diagnostics(diagnostics: list[Any]) -> None:
+    for diagnostic in diagnostics:
+        click.echo(f"forgec compile: {diagnostic.level}: {diagnostic.message} [{diagnostic.code}]", err=True)
+
+def _write(text: str, out: Path | None) -> None:
+    if out is None:
+        click.echo(text, nl=False)
+    else:
+        out.write_text(text, encoding="utf-8")
+
+@click.command("compile", epilog=_EPILOG, context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("stack", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option(
+    "--context",
+    "context_path",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="Context file (JSON or YAML); default: the built-in sample context.",
+)
+@click.option(
+    "--target",
+    type=click.Choice([*_TARGETS, "all"]),
+    help="Provider API of the body. Default: the API of --model (required without --model).",
+)
+@click.option("--model", "model_key", metavar="PROVIDER/ID", help="Catalog model; default: the target's reference model.")
+@click.option(
+    "--models",
+    "models_file",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="A model catalog (schemas/model-catalog.schema.json) merged over the bundled one.",
+)
+@click.option("--thinking", "thinking", type=click.Choice(["off", "minimal", "low", "medium", "high", "xhigh", "max"]),
+              help="Thinking level; default: the context's thinkingLevel (else off).")
+@click.option("--session-id", default=None, metavar="ID",
+              help="Pi session id (OpenAI Responses prompt_cache_key); default 01950000-0000-7000-8000-000000000000.")
+@click.option("--redact", is_flag=True, help="Apply pi-forge's payload redaction and truncation, with a size line on stderr.")
+@click.option("--out", "out", type=click.Path(dir_okay=False, path_type=Path), help="Write the body to FILE.")
+@no_traceback
+def compile_command(
+    stack: Path,
+    context_path: Path | None,
+    target: str | None,
+    model_key: str | None,
+    models_file: Path | None,
+    thinking: str | None,
+    session_id: str | None,
+    redact: bool,
+    out: Path | None,
+) -> None:
+    """Compile STACK and print the provider request body Pi would send (no network access)."""
+    from forgec.emit import DEFAULT_SESSION_ID, build_payloads, compile_payload, report_payloads
+    from forgec.emit.models import CatalogError, default_catalog, load_catalog
+    from forgec.jscompat import dumps_report, json_stringify
+    from forgec.report import build_report, load_for_report
+
+    try:
+        catalog = load_catalog(models_file) if models_file is not None else default_catalog()
+        model = catalog.get(model_key) if model_key is not None else None
+    except CatalogError as exc:
+        click.echo(f"forgec compile: error: {exc}", err=True)
+        sys.exit(2)
+    if target is None:
+        if model is None:
+            raise click.UsageError("give --target API or --model PROVIDER/ID")
+        target = model.api
+    if model is not None and target not in ("all", model.api):
+        click.echo(f"forgec compile: error: model {model.key} uses the {model.api} API, not {target}", err=True)
+        sys.exit(2)
+
+    try:
+        inputs = load_for_report(stack, context_path)
+        doc = build_report(inputs)
+    except Exception as exc:  # the readers refuse the stack or context: report it, no traceback
+        click.echo(f"forgec compile: {exc}", err=True)
+        sys.exit(2)
+    ctx = inputs.context
+    sid = session_id or DEFAULT_SESSION_ID
+
+    if target == "all":
+        if thinking is None and session_id is None:
+            section = report_payloads(doc, ctx, models=catalog)
+        else:
+            data = getattr(ctx, "data", {})
+            section = build_payloads(
+                doc["system"]["prompt"], doc["messages"]["messages"], data.get("tools"),
+                thinking or data.get("thinkingLevel"), models=catalog, session_id=sid,
+            )
+        failed = any("error" in entry for entry in section.values())
+        value: Any = section
+        text = dumps_report(section)
+    else:
+        data = getattr(ctx, "data", {})
+        result = compile_payload(
+            target, doc["system"]["prompt"], doc["messages"]["messages"], data.get("tools"),
+            thinking or data.get("thinkingLevel"), model, catalog=catalog, session_id=sid,
+        )
+        _echo_diagnostics(result.diagnostics)
+        if result.error is not None:
+            sys.exit(1)
+        failed = False
+        value = result.body
+        text = (json_stringify(value, 2) or "") + "\n"
+
+    if redact:
+        from forgec.redact import capture_payload
+
+        capture = capture_payload(value)
+        text = capture.text + "\n"
+        click.echo(
+            f"forgec compile: redacted payload: {capture.chars} chars, ~{capture.approx_tokens} tokens"
+            + (" (truncated)" if capture.truncated else ""),
+            err=True,
+        )
+    _write(text, out)
+    sys.exit(1 if failed else 0)

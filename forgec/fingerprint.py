@@ -1,0 +1,174 @@
+"""Canonical JSON and ``sha256:v1`` fingerprints (profiles-exec.md §3).
+
+pi-forge identifies prompt stacks, agent profiles and prompt runtimes by a SHA-256 digest of a
+canonical serialisation.  Fingerprints are compared across tools (a plan approved in Pi must match
+the one forgec computes), so the text must be byte-identical to the runtime's ``canonicalJson``:
+keys sorted by UTF-16 code units (not code points), numbers printed as ECMAScript prints them,
+``-0`` folded into ``0``, ``undefined`` members dropped and every non-JSON value rejected with the
+runtime's error text.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import re
+from typing import Any, Final
+
+from forgec.jscompat import UNDEFINED, js_number_to_string, json_quote
+
+__all__ = [
+    "FINGERPRINT_PATTERN",
+    "FingerprintError",
+    "canonical_json",
+    "is_fingerprint",
+    "normalize_profile",
+    "profile_fingerprint",
+    "prompt_runtime_fingerprint",
+    "sha256_v1",
+    "stack_fingerprint",
+]
+
+#: The shape validator pi-forge applies to every fingerprint it receives.
+FINGERPRINT_PATTERN: Final = re.compile(r"^sha256:v1:[a-f0-9]{64}$")
+FINGERPRINT_SHAPE_MESSAGE: Final = "Expected sha256:v1 followed by 64 lowercase hex characters."
+
+
+class FingerprintError(ValueError):
+    """A value canonical JSON cannot represent; the message is the runtime's (§3.1)."""
+
+
+def _utf16_key(key: str) -> bytes:
+    # JavaScript's default sort compares UTF-16 code units; big-endian units sort bytewise the same.
+    return key.encode("utf-16-be", "surrogatepass")
+
+
+def _typeof(value: Any) -> str:
+    if value is UNDEFINED:
+        return "undefined"
+    if callable(value):
+        return "function"
+    return "object"
+
+
+def _canon(value: Any, path: str, ancestors: set[int], out: list[str]) -> None:
+    if value is None:
+        out.append("null")
+    elif value is True:
+        out.append("true")
+    elif value is False:
+        out.append("false")
+    elif isinstance(value, str):
+        out.append(json_quote(value))
+    elif isinstance(value, (int, float)):
+        try:
+            number = float(value)
+        except OverflowError:
+            raise FingerprintError(f"Cannot fingerprint non-finite number at {path}.") from None
+        if not math.isfinite(number):
+            raise FingerprintError(f"Cannot fingerprint non-finite number at {path}.")
+        out.append(js_number_to_string(0 if number == 0 else value))
+    elif isinstance(value, (list, tuple, dict)):
+        if id(value) in ancestors:
+            raise FingerprintError(f"Cannot fingerprint cyclic value at {path}.")
+        ancestors.add(id(value))
+        if isinstance(value, dict):
+            members = [(k, v) for k, v in value.items() if v is not UNDEFINED]
+            for k, _ in members:
+                if not isinstance(k, str):
+                    raise FingerprintError(f"Cannot fingerprint non-plain object at {path}.")
+            members.sort(key=lambda kv: _utf16_key(kv[0]))
+            out.append("{")
+            for i, (k, v) in enumerate(members):
+                if i:
+                    out.append(",")
+                out.append(json_quote(k))
+                out.append(":")
+                _canon(v, f"{path}.{k}", ancestors, out)
+            out.append("}")
+        else:
+            out.append("[")
+            for i, item in enumerate(value):
+                if i:
+                    out.append(",")
+                _canon(item, f"{path}[{i}]", ancestors, out)
+            out.append("]")
+        ancestors.discard(id(value))
+    elif value is UNDEFINED or callable(value):
+        raise FingerprintError(f"Cannot fingerprint {_typeof(value)} at {path}.")
+    else:
+        raise FingerprintError(f"Cannot fingerprint non-plain object at {path}.")
+
+
+def canonical_json(value: Any) -> str:
+    """The runtime's ``canonicalJson(value)``; raises :class:`FingerprintError` on non-JSON values."""
+    out: list[str] = []
+    _canon(value, "$", set(), out)
+    return "".join(out)
+
+
+def sha256_v1(value: Any) -> str:
+    """``sha256:v1:`` + hex SHA-256 of the canonical JSON's UTF-8 bytes."""
+    text = canonical_json(value)
+    return "sha256:v1:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def stack_fingerprint(stack: dict[str, Any]) -> str:
+    """pi-forge's ``subagentPromptStackFingerprint``: the digest of the *normalised* stack object."""
+    return sha256_v1(stack)
+
+
+def prompt_runtime_fingerprint(runtime: dict[str, Any]) -> str:
+    """The prompt-runtime digest, which excludes the runtime's own ``promptRuntimeFingerprint`` key."""
+    return sha256_v1({k: v for k, v in runtime.items() if k != "promptRuntimeFingerprint"})
+
+
+def is_fingerprint(text: object) -> bool:
+    """Whether ``text`` has the ``sha256:v1:<64 hex>`` shape pi-forge accepts."""
+    return isinstance(text, str) and FINGERPRINT_PATTERN.match(text) is not None
+
+
+_THINKING_LEVELS: Final = ("off", "minimal", "low", "medium", "high", "xhigh", "max")
+
+
+def normalize_profile(doc: Any, fallback_id: str = "") -> Any:
+    """The normalised agent profile the host fingerprints (profiles-exec.md §1.2).
+
+    Ids and model fields are trimmed, unknown keys dropped and wrongly typed optional fields left
+    out; ``promptStack: null`` is kept.  Validation messages are the profile loader's job — this
+    only reproduces the object, so a profile with errors still gets a (meaningless) digest.
+    """
+    from forgec.jscompat import js_trim
+
+    if not isinstance(doc, dict):
+        return doc
+    out: dict[str, Any] = {}
+    if "schemaVersion" in doc:
+        out["schemaVersion"] = doc["schemaVersion"]
+    if "type" in doc:
+        out["type"] = doc["type"]
+    raw_id = doc.get("id")
+    out["id"] = js_trim(raw_id) if isinstance(raw_id, str) and js_trim(raw_id) else fallback_id
+    for key in ("name", "description"):
+        if isinstance(doc.get(key), str):
+            out[key] = doc[key]
+    if isinstance(doc.get("autoActivate"), bool):
+        out["autoActivate"] = doc["autoActivate"]
+    model = doc.get("model")
+    if isinstance(model, dict):
+        out["model"] = {
+            k: js_trim(model[k]) for k in ("provider", "id") if isinstance(model.get(k), str)
+        }
+    if doc.get("thinkingLevel") in _THINKING_LEVELS:
+        out["thinkingLevel"] = doc["thinkingLevel"]
+    stack = doc.get("promptStack", UNDEFINED)
+    if stack is None:
+        out["promptStack"] = None
+    elif isinstance(stack, str):
+        out["promptStack"] = js_trim(stack)
+    return out
+
+
+def profile_fingerprint(doc: Any, fallback_id: str = "") -> str:
+    """The host's ``profileFingerprint`` of a profile file's parsed JSON."""
+    return sha256_v1(normalize_profile(doc, fallback_id))

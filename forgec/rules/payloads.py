@@ -1,0 +1,91 @@
+"""Rules of the provider-payload emitters and fingerprints (FG8xx).
+
+None of these texts come from pi-forge: pi-ai reports a failed request only through its error
+message (which forgec reproduces inside FG801), and the clamps are silent in Pi.  They exist so
+``forgec compile`` can say why a body differs from what the user asked for.
+"""
+
+from __future__ import annotations
+
+from forgec.rules import Rule, register
+
+PAYLOAD_REQUEST_FAILED = "FG801"
+THINKING_LEVEL_CLAMPED = "FG802"
+OUTPUT_CAP_CLAMPED = "FG803"
+UNKNOWN_MODEL = "FG804"
+MODEL_CATALOG_INVALID = "FG805"
+MODEL_API_MISMATCH = "FG806"
+FINGERPRINT_NON_JSON = "FG810"
+
+register(
+    Rule(
+        PAYLOAD_REQUEST_FAILED,
+        "payload-request-failed",
+        "error",
+        "pi-ai throws while building the request body for this API, so Pi would fail the turn. The "
+        "message is pi-ai's (for example a replayed tool call without an `id`, which the OpenAI id "
+        "normalisers cannot read).",
+        bad='{"role": "assistant", "content": [{"type": "toolCall", "callId": "c1", "name": "read", "arguments": {}}]}',
+        good='{"role": "assistant", "content": [{"type": "toolCall", "id": "c1", "name": "read", "arguments": {}}]}',
+        pi_forge=False,
+    ),
+    Rule(
+        THINKING_LEVEL_CLAMPED,
+        "thinking-level-clamped",
+        "info",
+        "The requested thinking level is not supported by the target model; Pi moves it to the nearest "
+        "supported level above (else below), e.g. `minimal` becomes `low` on GPT-5.1 and `xhigh` becomes "
+        "`high` on Claude Sonnet 4.5.",
+        bad='{"thinkingLevel": "xhigh"}   // target anthropic/claude-sonnet-4-5',
+        good='{"thinkingLevel": "high"}',
+        pi_forge=False,
+    ),
+    Rule(
+        OUTPUT_CAP_CLAMPED,
+        "output-cap-clamped",
+        "warning",
+        "The estimated context (last assistant usage, or characters / 4) leaves less room than the "
+        "model's maximum output, so pi-ai lowers the output-token cap (and Anthropic's thinking budget) "
+        "to `contextWindow - estimate - 4096`.",
+        bad="a history whose last assistant turn reports usage.totalTokens close to the context window",
+        good="a shorter history (chat-history maxMessages / maxChars) that leaves room for the answer",
+        pi_forge=False,
+    ),
+    Rule(
+        UNKNOWN_MODEL,
+        "unknown-model",
+        "error",
+        "`--model PROVIDER/ID` names no model of the model catalog (the bundled one plus `--models FILE`).",
+        bad="forgec compile stack.json --target openai-responses --model openai/gpt-9",
+        good="forgec compile stack.json --target openai-responses --model openai/gpt-5.1",
+        pi_forge=False,
+    ),
+    Rule(
+        MODEL_CATALOG_INVALID,
+        "model-catalog-invalid",
+        "error",
+        "A `--models` catalog file is not valid JSON or does not match schemas/model-catalog.schema.json.",
+        bad='{"models": [{"provider": "acme", "id": "m1"}]}',
+        good='{"models": [{"provider": "acme", "id": "m1", "api": "openai-completions", "contextWindow": 128000, "maxTokens": 8192}]}',
+        pi_forge=False,
+    ),
+    Rule(
+        MODEL_API_MISMATCH,
+        "model-api-mismatch",
+        "error",
+        "The model chosen with `--model` speaks a different API than `--target`.",
+        bad="forgec compile stack.json --target anthropic-messages --model openai/gpt-5.1",
+        good="forgec compile stack.json --model openai/gpt-5.1   // the target follows the model",
+        pi_forge=False,
+    ),
+    Rule(
+        FINGERPRINT_NON_JSON,
+        "fingerprint-non-json",
+        "error",
+        "The value cannot be fingerprinted: canonical JSON rejects non-finite numbers, cycles and "
+        "non-plain objects (the runtime's `Cannot fingerprint … at <path>.`).",
+        bad='{"budget": Infinity}',
+        good='{"budget": 1000}',
+        pi_forge=False,
+    ),
+)
