@@ -1,0 +1,333 @@
+"""Compiled JavaScript patterns and the rule transform (import-regex A5.3–A5.6, B0).
+
+Subjects are matched in the representation the pattern was parsed in: without ``u`` a *unit view* in
+which every UTF-16 code unit is one Python character (surrogates included), with ``u`` the code-point
+string with valid pairs joined and lone halves kept.  Results go back through ``surrogatepass`` so an
+untouched pair becomes one character again (compile-core §16.3).
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from array import array
+from collections.abc import Callable, Sequence
+from functools import lru_cache
+from typing import Any
+
+from ._emit import Emitted, emit
+from ._parser import PatternSyntaxError, parse
+from .replace import expand_js_replacement, expand_trim_replacement, prepass_dollar_zero
+
+__all__ = ["JSMatch", "JSPattern", "JSRegexError", "JSRegexTimeout", "compile_js", "transform_string"]
+
+FLAG_ORDER = "gimsu"
+
+
+class JSRegexError(ValueError):
+    """The pattern is not a valid JavaScript regular expression; ``str()`` is V8's message."""
+
+    def __init__(self, message: str, reason: str = "", unsupported: bool = False) -> None:
+        super().__init__(message)
+        self.reason = reason
+        #: True when V8 accepts the pattern but forgec cannot run it (a forgec limitation, not a JS error).
+        self.unsupported = unsupported
+
+
+class JSRegexTimeout(TimeoutError):
+    """Matching exceeded its time budget (catastrophic backtracking); the text should be left unchanged."""
+
+
+def _units_view(text: str) -> str:
+    """One Python character per UTF-16 code unit."""
+    data = text.encode("utf-16-le", "surrogatepass")
+    if len(data) == 2 * len(text):
+        return text  # no astral characters: already one character per unit
+    units = array("H")
+    units.frombytes(data)
+    if sys.byteorder == "big":  # pragma: no cover
+        units.byteswap()
+    return "".join(map(chr, units))
+
+
+def _joined(text: str) -> str:
+    """Re-join surrogate pairs (valid pairs become one code point; lone halves stay)."""
+    for ch in text:
+        if "\ud800" <= ch <= "\udfff":
+            return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
+    return text
+
+
+class JSMatch:
+    """One match, with JavaScript capture semantics (unset groups are ``None``).
+
+    Strings are in the pattern's representation (unit view without ``u``); use :meth:`text` for
+    normal Python strings.
+    """
+
+    __slots__ = ("_groups", "_m", "_pattern", "end", "start")
+
+    def __init__(self, pattern: JSPattern, m: Any) -> None:
+        self._pattern = pattern
+        self._m = m
+        self.start, self.end = m.span()
+        self._groups: list[str | None] | None = None
+
+    @property
+    def matched(self) -> str:
+        return self._m.group(0)
+
+    def groups(self) -> list[str | None]:
+        if self._groups is None:
+            self._groups = self._pattern._group_values(self._m)
+        return self._groups
+
+    def group(self, index: int | str = 0) -> str | None:
+        if isinstance(index, str):
+            index = self._pattern.group_names[index]
+        return self.matched if index == 0 else self.groups()[index - 1]
+
+    def named_groups(self) -> dict[str, str | None] | None:
+        if not self._pattern.group_names:
+            return None
+        g = self.groups()
+        return {name: g[i - 1] for name, i in self._pattern.group_names.items()}
+
+    def text(self, index: int | str = 0) -> str | None:
+        """A group's value as a normal Python string (pairs joined)."""
+        v = self.group(index)
+        return None if v is None else _joined(v)
+
+
+class JSPattern:
+    """A compiled JavaScript ``RegExp``."""
+
+    def __init__(self, source: str, flags: str, compiled: Any, emitted: Emitted, group_count: int,
+                 group_names: dict[str, int]) -> None:
+        self.source = source
+        self.flags = flags
+        self.global_ = "g" in flags
+        self.ignore_case = "i" in flags
+        self.unicode = "u" in flags
+        self.group_count = group_count
+        self.group_names = group_names
+        self.regex = compiled
+        self._emitted = emitted
+        self._needs_reset = any(enc for enc, behind in emitted.enclosing.values() if not behind)
+
+    def __repr__(self) -> str:
+        return f"/{self.source}/{self.flags}"
+
+    # --- representation ----------------------------------------------------------------------
+    def view(self, text: str) -> str:
+        """``text`` in the representation this pattern matches on."""
+        return _joined(text) if self.unicode else _units_view(text)
+
+    # --- captures ----------------------------------------------------------------------------
+    def _group_values(self, m: Any) -> list[str | None]:
+        values: list[str | None] = []
+        for n in range(1, self.group_count + 1):
+            name = f"g{n}"
+            span = m.span(name)
+            if span[0] < 0:
+                values.append(None)
+                continue
+            enclosing, behind = self._emitted.enclosing.get(n, ((), False))
+            if enclosing and not behind:
+                kept = self._survives_reset(m, name, enclosing)
+                values.append(None if kept is None else m.string[kept[0]:kept[1]])
+                continue
+            values.append(m.group(name))
+        return values
+
+    def _survives_reset(self, m: Any, name: str, enclosing: tuple[int, ...]) -> tuple[int, int] | None:
+        """JavaScript clears captures at each iteration of a quantified group (B0 item 7).
+
+        A capture survives when it lies inside the last accepted iteration of every enclosing quantifier;
+        returns its span, or None.  An iteration that matched empty beyond the minimum count is one
+        JavaScript rejects, so captures made in it are dropped.
+        """
+        span = m.span(name)
+        for hid in enclosing:
+            spans = m.spans(f"h{hid}")
+            minimum = self._emitted.hidden_min.get(hid, 0)
+            rejected = 0
+            while len(spans) > minimum and spans and spans[-1][0] == spans[-1][1]:
+                spans = spans[:-1]
+                rejected += 1
+            if not spans:
+                return None
+            last = spans[-1]
+            if rejected and span[0] == span[1] == last[1]:
+                caps = m.spans(name)
+                while rejected and caps and caps[-1] == span:
+                    caps = caps[:-1]
+                    rejected -= 1
+                if not caps:
+                    return None
+                span = caps[-1]
+            if not (last[0] <= span[0] and span[1] <= last[1]):
+                return None
+        return span
+
+    # --- matching ----------------------------------------------------------------------------
+    def iter_view(self, view: str, timeout: float | None = 1.0) -> list[JSMatch]:
+        """The matches ``String.prototype.replace`` uses: one if not global, else all (JS stepping)."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        out: list[JSMatch] = []
+        pos, n = 0, len(view)
+        search = self.regex.search
+        while True:
+            if deadline is None:
+                m = search(view, pos)
+            else:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    raise JSRegexTimeout(f"/{self.source}/{self.flags} timed out")
+                try:
+                    m = search(view, pos, timeout=remaining)
+                except TimeoutError as exc:
+                    raise JSRegexTimeout(f"/{self.source}/{self.flags} timed out") from exc
+            if m is None:
+                break
+            out.append(JSMatch(self, m))
+            if not self.global_:
+                break
+            s, e = m.span()
+            pos = e + 1 if e == s else e
+            if pos > n:
+                break
+        return out
+
+    def search(self, text: str, timeout: float | None = 1.0) -> JSMatch | None:
+        """The first match in ``text`` (ignores ``g``), like ``RegExp.prototype.exec`` from index 0."""
+        view = self.view(text)
+        try:
+            m = self.regex.search(view, 0, timeout=timeout)
+        except TimeoutError as exc:
+            raise JSRegexTimeout(f"/{self.source}/{self.flags} timed out") from exc
+        return None if m is None else JSMatch(self, m)
+
+    def test(self, text: str, timeout: float | None = 1.0) -> bool:
+        return self.search(text, timeout) is not None
+
+    def finditer(self, text: str, timeout: float | None = 1.0) -> list[JSMatch]:
+        """All matches with JavaScript global stepping (whatever the ``g`` flag)."""
+        g = self.global_
+        self.global_ = True
+        try:
+            return self.iter_view(self.view(text), timeout)
+        finally:
+            self.global_ = g
+
+    def replace(self, text: str, replacement: str | Callable[[JSMatch], str],
+                timeout: float | None = 1.0) -> str:
+        """``String.prototype.replace(this, replacement)`` with plain JavaScript substitution."""
+        view = self.view(text)
+        matches = self.iter_view(view, timeout)
+        if not matches:
+            return text
+        if callable(replacement):
+            fn = replacement
+        else:
+            def fn(mm: JSMatch) -> str:
+                return self._substitute(replacement, mm, view)
+        return _joined(_splice(view, matches, fn))
+
+    def _substitute(self, template: str, mm: JSMatch, view: str) -> str:
+        if "$" not in template:
+            return template
+        groups = mm.groups() if self.group_count else []
+        return expand_js_replacement(template, mm.matched, mm.start, view, groups, mm.named_groups())
+
+
+def _splice(view: str, matches: Sequence[JSMatch], fn: Callable[[JSMatch], str]) -> str:
+    parts: list[str] = []
+    last = 0
+    for mm in matches:
+        parts.append(view[last:mm.start])
+        parts.append(fn(mm))
+        last = mm.end
+    parts.append(view[last:])
+    return "".join(parts)
+
+
+def _normalize_flags(pattern: str, flags: str) -> str:
+    if len(set(flags)) != len(flags) or any(c not in FLAG_ORDER for c in flags):
+        raise JSRegexError(f"Invalid flags supplied to RegExp constructor '{flags}'", "invalid flags")
+    return "".join(c for c in FLAG_ORDER if c in flags)
+
+
+@lru_cache(maxsize=1024)
+def _compile(pattern: str, flags: str) -> JSPattern:
+    try:
+        parsed = parse(pattern, flags)
+    except PatternSyntaxError as exc:
+        raise JSRegexError(f"Invalid regular expression: /{pattern}/{flags}: {exc.reason}", exc.reason) from None
+    emitted = emit(parsed.tree, flags, parsed.capture_count)
+    import regex
+
+    try:
+        compiled = regex.compile(emitted.pattern, regex.VERSION0)
+    except (regex.error, OverflowError, RecursionError, MemoryError) as exc:  # pragma: no cover
+        reason = f"forgec cannot run this pattern ({exc})"
+        raise JSRegexError(f"Invalid regular expression: /{pattern}/{flags}: {reason}", reason,
+                           unsupported=True) from None
+    return JSPattern(pattern, flags, compiled, emitted, parsed.capture_count, parsed.group_names)
+
+
+def compile_js(pattern: str, flags: str = "") -> JSPattern:
+    """Compile a JavaScript pattern exactly as ``new RegExp(pattern, flags)`` in Node 20 would.
+
+    Raises :class:`JSRegexError` whose ``str()`` is V8's ``Invalid regular expression: /…/…: reason``.
+    Compiled patterns are cached (LRU) by ``(pattern, flags)``.
+    """
+    return _compile(pattern, _normalize_flags(pattern, flags))
+
+
+def transform_string(
+    pattern: JSPattern,
+    text: str,
+    replace: str,
+    *,
+    trim_strings: list[str] | None = None,
+    max_chars: int | None = None,
+    timeout: float = 1.0,
+) -> tuple[str, int]:
+    """Apply one regex rule to one text segment (A5.3–A5.6); returns ``(new_text, matches)``.
+
+    ``max_chars`` restricts matching to the last ``max_chars`` UTF-16 units (exact cut).  A non-empty
+    ``trim_strings`` selects pi-forge's own expander (A5.5); otherwise the ``$0`` pre-pass and JavaScript
+    substitution apply (A5.4).  ``matches`` counts what the reference's statistics count (A5.6).
+    Raises :class:`JSRegexTimeout` when matching takes longer than ``timeout`` seconds.
+    """
+    data = text.encode("utf-16-le", "surrogatepass")
+    n = len(data) // 2
+    head = ""
+    body = text
+    if max_chars is not None and n > max_chars:
+        cut = 2 * (n - max_chars)
+        head = data[:cut].decode("utf-16-le", "surrogatepass")
+        body = data[cut:].decode("utf-16-le", "surrogatepass")
+    view = pattern.view(body)
+    matches = pattern.iter_view(view, timeout)
+    if not matches:
+        return text, 0
+    named = bool(pattern.group_names)
+    if trim_strings:
+        trims = [pattern.view(t) for t in trim_strings]
+
+        def fn(mm: JSMatch) -> str:
+            groups = mm.groups() if pattern.group_count else []
+            return expand_trim_replacement(replace, mm.matched, mm.start, view, groups,
+                                           mm.named_groups() if named else None, trims)
+    else:
+        template = prepass_dollar_zero(replace)
+
+        def fn(mm: JSMatch) -> str:
+            return pattern._substitute(template, mm, view)
+
+    result = _joined(head + _splice(view, matches, fn))
+    if result == text or result == _joined(text):
+        return text, len(matches)
+    return result, len(matches)
