@@ -19,6 +19,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "validate": ("forgec.cli.validate", "validate", "Lint prompt stacks: pi-forge's loader checks plus forgec rules."),
     "schema": ("forgec.cli.schema", "schema", "Print a bundled JSON Schema (for editors and CI)."),
     "rule": ("forgec.cli.rule", "rule", "Explain a diagnostic code, with a bad and a good example."),
+    "import-silly": ("forgec.cli.import_silly", "import_silly", "Import a SillyTavern preset as a prompt stack."),
+    "preview": ("forgec.cli.preview", "preview", "Compile a stack and show its prompt, messages and diagnostics."),
+    "compile": ("forgec.cli.compile", "compile_command", "Print the provider request body Pi would send (offline)."),
+    "fingerprint": ("forgec.cli.fingerprint", "fingerprint", "Print sha256:v1 fingerprints of stacks, profiles and JSON."),
+    "snapshot": ("forgec.cli.snapshot", "snapshot", "Check or update golden files of compiled prompts."),
 }
 
 

@@ -1,0 +1,101 @@
+"""``forgec snapshot check|update``: golden files of compiled prompts, for teams without pytest."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+EPILOG = """\b
+Examples:
+  forgec snapshot update                      write golden files for the project's stacks
+  forgec snapshot check --context ctx.yaml    fail (exit 1) when a compiled prompt changed
+  forgec snapshot check .pi/forge/prompt-stacks/reviewer.json
+
+Golden files live in a __golden__ folder next to each stack (<stack>.prompt.md): the
+system prompt and every message as text with its role and source, then the canonical
+JSON. The pytest plugin (fixtures forgec_compile and prompt_snapshot) writes the same format.
+"""
+
+
+def _shown(path: Path) -> str:
+    """A path as the user would type it: relative to the current folder when it is below it."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+def _stacks(paths: tuple[Path, ...]) -> list[Path]:
+    """The stack files named by PATH arguments, found the way ``forgec validate`` finds them."""
+    from forgec.codecs.stack import list_stack_files
+    from forgec.discovery import expand_paths
+
+    found = expand_paths([str(p) for p in paths])
+    if found.errors:
+        for message in found.errors:
+            click.echo(f"forgec: {message}", err=True)
+        sys.exit(2)
+    stacks: list[Path] = []
+    for target in found.targets:
+        if target.stdin:
+            click.echo("forgec: snapshots need stack files, not standard input", err=True)
+            sys.exit(2)
+        if target.path is not None:
+            stacks.append(target.path)
+        elif target.group is not None:
+            stacks.extend(list_stack_files(target.group))
+    if not stacks:
+        click.echo("forgec: no stack files found (give a path, or run inside a Pi project)", err=True)
+        sys.exit(2)
+    return stacks
+
+
+@click.group(epilog=EPILOG)
+def snapshot() -> None:
+    """Compare compiled prompts with golden files, or write them."""
+
+
+def _common(func):  # type: ignore[no-untyped-def]
+    func = click.option(
+        "--context",
+        "context",
+        type=click.Path(exists=True, dir_okay=False, path_type=Path),
+        help="Context file (JSON/YAML) to compile with; default: the built-in sample context.",
+    )(func)
+    func = click.argument("paths", nargs=-1, type=click.Path(path_type=Path))(func)
+    return func
+
+
+@snapshot.command("check", epilog=EPILOG)
+@_common
+def check_cmd(paths: tuple[Path, ...], context: Path | None) -> None:
+    """Exit 1 when a stack's compiled prompt differs from its golden file."""
+    from forgec.snapshots import check
+
+    failed = 0
+    for stack in _stacks(paths):
+        result = check(stack, context)
+        if result.status == "same":
+            click.echo(f"ok       {_shown(stack)}")
+            continue
+        failed += 1
+        if result.status == "missing":
+            click.echo(f"missing  {_shown(stack)}: no golden file {_shown(result.golden)} (run `forgec snapshot update`)")
+        else:
+            click.echo(f"changed  {_shown(stack)} (golden file {_shown(result.golden)})")
+            for line in result.diff:
+                click.echo("  " + line)
+    sys.exit(1 if failed else 0)
+
+
+@snapshot.command("update", epilog=EPILOG)
+@_common
+def update_cmd(paths: tuple[Path, ...], context: Path | None) -> None:
+    """Write golden files that are missing or out of date."""
+    from forgec.snapshots import update
+
+    for stack in _stacks(paths):
+        result = update(stack, context)
+        click.echo(f"{'written' if result.status == 'written' else 'same':8} {_shown(result.golden)}")
