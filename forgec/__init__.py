@@ -12,6 +12,7 @@ __version__ = "0.1.0"
 _EXPORTS = {
     "load_stack_file": "forgec.codecs.stack",
     "load_stack_folder": "forgec.codecs.stack",
+    "compile_report": "forgec.report",
 }
 
 __all__ = ["__version__", *_EXPORTS]
