@@ -20,12 +20,13 @@ from typing import Any, Final
 
 __all__ = [
     "UNDEFINED",
+    "dumps_report",
     "is_array_index",
     "is_integral_number",
     "is_number",
+    "js_items",
     "js_key_order",
     "js_len",
-    "js_items",
     "js_number_to_string",
     "js_string",
     "js_trim",
@@ -34,9 +35,8 @@ __all__ = [
     "js_truthy",
     "json_quote",
     "json_stringify",
-    "dumps_report",
-    "utf16_slice",
     "rejoin_surrogates",
+    "utf16_slice",
 ]
 
 
@@ -111,10 +111,7 @@ def utf16_slice(text: str, start: int, end: int | None = None) -> str:
     units = _to_units(text)
     n = len(units) // 2
     s = max(n + start, 0) if start < 0 else min(start, n)
-    if end is None:
-        e = n
-    else:
-        e = max(n + end, 0) if end < 0 else min(end, n)
+    e = n if end is None else (max(n + end, 0) if end < 0 else min(end, n))
     if e <= s:
         return ""
     return _from_units(units[2 * s : 2 * e])
