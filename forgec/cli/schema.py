@@ -1,0 +1,53 @@
+"""``forgec schema``: print one of the bundled JSON Schemas, or list them.
+
+The schemas are the files ``schemas/<name>.schema.json`` shipped with forgec (the same files the
+validator uses), printed byte for byte so editors and ``check-jsonschema`` can consume them.
+"""
+
+from __future__ import annotations
+
+import click
+
+from forgec.cli._common import fail, no_traceback
+
+_EPILOG = """\b
+Examples:
+  forgec schema                                 list the bundled schema names
+  forgec schema prompt-stack                    print one schema
+  forgec schema prompt-stack > stack.schema.json
+  # editors: point "$schema" (or yaml-language-server) at the saved file
+
+\b
+Exit codes: 0 printed, 2 unknown schema name."""
+
+_SUFFIX = ".schema.json"
+
+
+def schema_names() -> list[str]:
+    """Names of the bundled schemas, sorted."""
+    from forgec.resources import data_dir
+
+    try:
+        folder = data_dir("schemas")
+    except FileNotFoundError:
+        return []
+    return sorted(p.name[: -len(_SUFFIX)] for p in folder.glob(f"*{_SUFFIX}"))
+
+
+@click.command(epilog=_EPILOG, context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("name", required=False)
+@no_traceback
+def schema(name: str | None) -> None:
+    """Print the bundled JSON Schema NAME (without NAME, list the names)."""
+    names = schema_names()
+    if name is None:
+        for item in names:
+            click.echo(item)
+        return
+    key = name.removesuffix(_SUFFIX).removesuffix(".json")
+    if key not in names:
+        fail(f"unknown schema {name!r}; available: {', '.join(names) or '(none)'}")
+        return
+    from forgec.resources import schema_path
+
+    click.echo(schema_path(key).read_text(encoding="utf-8"), nl=False)

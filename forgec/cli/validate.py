@@ -1,0 +1,163 @@
+"""``forgec validate``: lint prompt stacks (pi-forge's loader checks plus forgec's own rules).
+
+Only option parsing and printing live here; discovery is :mod:`forgec.discovery`, the pipeline is
+:mod:`forgec.lint`, configuration is :mod:`forgec.config`, the formats are :mod:`forgec.output`.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import sys
+from pathlib import Path
+
+import click
+
+from forgec.cli._common import fail, no_traceback, use_color
+
+_EPILOG = """\b
+Examples:
+  forgec validate                          the current project's stacks
+                                           (.pi/forge/prompt-stacks, legacy .pi/prompt-stacks)
+  forgec validate .pi/forge/prompt-stacks/writer.json
+  forgec validate examples/ --format concise
+  forgec validate --format github          annotations in a GitHub Actions log
+  forgec validate --format sarif -o forgec.sarif
+  forgec validate --strict --ignore FG1    warnings fail too; skip stack-loader rules
+  cat a.json | forgec validate - --stdin-filename .pi/forge/prompt-stacks/a.json
+
+\b
+PATH may be a file, a folder (its *.json/*.yaml/*.yml files, not recursive) or a
+project root; a file inside a project stack folder is checked together with its
+folder (duplicate stack ids across files). Rules can also be chosen in
+[tool.forgec] of the nearest pyproject.toml (select, extend-select, ignore,
+severity, strict); `forgec rule CODE` explains a rule.
+
+\b
+Exit codes: 0 no error (no warning with --strict), 1 errors found (or warnings
+with --strict), 2 usage error, missing or unreadable path, internal error."""
+
+
+def _selectors(values: tuple[str, ...]) -> tuple[str, ...] | None:
+    from forgec.config import ConfigError, parse_selector_list
+
+    if not values:
+        return None
+    try:
+        return parse_selector_list(",".join(values))
+    except ConfigError as exc:
+        raise click.BadParameter(str(exc).removeprefix("command line: ")) from exc
+
+
+@click.command(epilog=_EPILOG, context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("paths", nargs=-1, metavar="[PATH]...")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["full", "concise", "json", "github", "sarif"]),
+    default="full",
+    show_default=True,
+    help="full: source excerpt with a caret; concise: one line each; json; github: workflow annotations; sarif: SARIF 2.1.0.",
+)
+@click.option("--strict/--no-strict", default=None, help="Warnings fail too (exit 1). Default: [tool.forgec] strict, else off.")
+@click.option("--select", "select", multiple=True, metavar="CODES",
+              help="Only these rules: comma-separated codes (FG135), names (duplicate-item-id) or prefixes (FG1). Replaces [tool.forgec] select.")
+@click.option("--ignore", "ignore", multiple=True, metavar="CODES",
+              help="Skip these rules (same forms as --select); added to [tool.forgec] ignore.")
+@click.option("-q", "--quiet", is_flag=True, help="Print only the summary (json: only {\"summary\": …}; sarif: unaffected).")
+@click.option("--color/--no-color", "color", default=None,
+              help="Colour the full format. Default: on a terminal only (NO_COLOR/FORCE_COLOR honoured).")
+@click.option("--stdin-filename", metavar="NAME",
+              help="With PATH '-': the name of the stack read from standard input (fallback id, JSON or YAML by extension, name in output).")
+@click.option("--config", "config_file", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Read [tool.forgec] from this pyproject.toml instead of the nearest one.")
+@click.option("--isolated", is_flag=True, help="Ignore any pyproject.toml configuration.")
+@click.option("-o", "--output-file", type=click.Path(dir_okay=False, writable=True), metavar="FILE",
+              help="Write the report to FILE instead of standard output.")
+@no_traceback
+def validate(
+    paths: tuple[str, ...],
+    fmt: str,
+    strict: bool | None,
+    select: tuple[str, ...],
+    ignore: tuple[str, ...],
+    quiet: bool,
+    color: bool | None,
+    stdin_filename: str | None,
+    config_file: str | None,
+    isolated: bool,
+    output_file: str | None,
+) -> None:
+    """Lint prompt stacks: pi-forge's loader diagnostics (exact level, message and item id) plus
+    forgec's own rules, each with a code, a name and a file:line:column position."""
+    from forgec.config import Config, ConfigError, RuleSelection, load_config, load_config_file
+    from forgec.discovery import expand_paths
+    from forgec.lint import build_report, lint_targets
+    from forgec.output import render
+
+    cli_select = _selectors(select)
+    cli_ignore = _selectors(ignore) or ()
+    if stdin_filename is not None and "-" not in paths:
+        raise click.UsageError("--stdin-filename needs '-' among the paths (the stack is read from standard input)")
+    if paths.count("-") > 1:
+        raise click.UsageError("'-' (standard input) can be given only once")
+
+    try:
+        if isolated:
+            config = Config()
+        elif config_file is not None:
+            config = load_config_file(Path(config_file))
+        else:
+            config = load_config(_config_start(paths, stdin_filename))
+    except ConfigError as exc:
+        fail(str(exc))
+        return
+
+    found = expand_paths(list(paths))
+    for error in found.errors:
+        click.echo(f"forgec: error: {error}", err=True)
+    results = lint_targets(found.targets, stdin_filename=stdin_filename)
+    if not paths and not results:
+        click.echo(
+            "forgec: warning: no prompt stacks found in .pi/forge/prompt-stacks or .pi/prompt-stacks",
+            err=True,
+        )
+    selection = RuleSelection(config, cli_select, cli_ignore)
+    report = build_report(results, selection, strict=config.strict if strict is None else strict)
+    report.usage_errors = found.errors
+
+    buffer = io.StringIO()
+    colored = use_color(color) and output_file is None
+    render(fmt, report, buffer, color=colored, quiet=quiet)
+    if output_file is not None:
+        _write_atomic(Path(output_file), buffer.getvalue())
+    else:
+        # color=True stops click from stripping the escapes it would strip on a pipe
+        click.echo(buffer.getvalue(), nl=False, color=colored)
+    sys.exit(report.exit_code)
+
+
+def _config_start(paths: tuple[str, ...], stdin_filename: str | None) -> Path:
+    """Where to look for ``pyproject.toml``: the first PATH (or the stdin file name), else the cwd."""
+    first = next((p for p in paths if p != "-"), None) or stdin_filename
+    if first is None:
+        return Path.cwd()
+    path = Path(first)
+    while not path.exists() and path != path.parent:
+        path = path.parent  # a file name that does not exist yet (stdin): its nearest real folder
+    return path if str(path) else Path.cwd()
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    """Write via a temporary file in the same folder and rename, so readers never see half a file."""
+    import tempfile
+
+    folder = path.parent if str(path.parent) else Path(".")
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

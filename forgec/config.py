@@ -1,0 +1,245 @@
+"""``[tool.forgec]`` in ``pyproject.toml``: which rules run, at which severity.
+
+The shape follows ruff, because users already know it::
+
+    [tool.forgec]
+    select = ["FG1", "FG2"]          # codes, kebab-case names or code prefixes; default: every rule
+    extend-select = ["FG901"]        # added to ``select``
+    ignore = ["unsupported-slot"]    # removed
+    severity = { FG135 = "warning" } # re-level a rule (error | warning | info)
+    strict = true                    # warnings fail too (like ``--strict``)
+    plugins = ["my_forgec_plugin"]   # read here, used by the plugin system
+
+Selection is resolved in *layers* (the configuration file, then the command line): a layer that has
+``select`` starts from nothing, one without it starts from the previous layer's set.  Inside a
+layer, for each rule the most specific matching selector wins (a full code or name beats ``FG1``,
+which beats ``FG``/``ALL``); on a tie ``ignore`` wins.  So ``--select FG101`` on the command line
+replaces the file's selection, and ``--ignore FG1`` adds to the file's ignores.
+
+Re-levelling and ignoring change only what forgec *prints* and its exit code; pi-forge's own
+``level``/``usable`` values are never rewritten (see :mod:`forgec.lint`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from forgec.diagnostics import LEVELS
+
+__all__ = [
+    "Config",
+    "ConfigError",
+    "RuleSelection",
+    "find_pyproject",
+    "load_config",
+    "load_config_file",
+    "parse_selector_list",
+]
+
+_PREFIX = re.compile(r"^FG\d{0,3}$")
+
+
+class ConfigError(Exception):
+    """A configuration or selector problem: a usage error (exit code 2), never a diagnostic."""
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    """The parsed ``[tool.forgec]`` table (``path`` is the file it came from, ``None`` without one)."""
+
+    select: tuple[str, ...] | None = None
+    extend_select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    severity: dict[str, str] = field(default_factory=dict)
+    strict: bool = False
+    plugins: tuple[str, ...] = ()
+    path: Path | None = None
+
+
+def find_pyproject(start: Path) -> Path | None:
+    """The nearest ``pyproject.toml`` at or above ``start`` that has a ``[tool.forgec]`` table.
+
+    Like ruff, a ``pyproject.toml`` without our table is passed over, so a monorepo's package
+    files do not hide the root configuration.  A file we cannot parse is a usage error: silently
+    ignoring a broken configuration would change what gets checked.
+    """
+    start = start.resolve()
+    folder = start if start.is_dir() else start.parent
+    for candidate_dir in (folder, *folder.parents):
+        candidate = candidate_dir / "pyproject.toml"
+        if candidate.is_file() and _read_table(candidate) is not None:
+            return candidate
+    return None
+
+
+def _read_table(path: Path) -> dict[str, Any] | None:
+    import tomllib
+
+    try:
+        with path.open("rb") as handle:
+            data = tomllib.load(handle)
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise ConfigError(f"cannot read {path}: {exc}") from exc
+    tool = data.get("tool")
+    if not isinstance(tool, dict):
+        return None
+    table = tool.get("forgec")
+    if table is None:
+        return None
+    if not isinstance(table, dict):
+        raise ConfigError(f"{path}: [tool.forgec] must be a table")
+    return table
+
+
+def load_config(start: Path | None = None) -> Config:
+    """Read ``[tool.forgec]`` from the nearest ``pyproject.toml`` above ``start`` (default: cwd)."""
+    path = find_pyproject(start if start is not None else Path.cwd())
+    if path is None:
+        return Config()
+    table = _read_table(path) or {}
+    return parse_table(table, path)
+
+
+def load_config_file(path: Path) -> Config:
+    """Read ``[tool.forgec]`` from this file (``--config``); a file without the table is empty config."""
+    if not path.is_file():
+        raise ConfigError(f"{path}: no such configuration file")
+    table = _read_table(path)
+    return parse_table(table or {}, path)
+
+
+_KNOWN_KEYS = {"select", "extend-select", "ignore", "severity", "strict", "plugins"}
+
+
+def parse_table(table: dict[str, Any], path: Path | None = None) -> Config:
+    """Check and convert a ``[tool.forgec]`` table; every problem is a :class:`ConfigError`."""
+    where = f"{path}: [tool.forgec]" if path else "[tool.forgec]"
+    unknown = sorted(set(table) - _KNOWN_KEYS)
+    if unknown:
+        raise ConfigError(f"{where}: unknown key {unknown[0]!r} (known: {', '.join(sorted(_KNOWN_KEYS))})")
+
+    def str_list(key: str) -> tuple[str, ...]:
+        value = table.get(key, [])
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise ConfigError(f"{where}: {key} must be a list of strings")
+        return tuple(value)
+
+    select = str_list("select") if "select" in table else None
+    extend_select = str_list("extend-select")
+    ignore = str_list("ignore")
+    plugins = str_list("plugins")
+    strict = table.get("strict", False)
+    if not isinstance(strict, bool):
+        raise ConfigError(f"{where}: strict must be true or false")
+    severity_raw = table.get("severity", {})
+    if not isinstance(severity_raw, dict):
+        raise ConfigError(f"{where}: severity must be a table like {{ FG135 = \"warning\" }}")
+    severity: dict[str, str] = {}
+    for key, level in severity_raw.items():
+        if level not in LEVELS:
+            raise ConfigError(f"{where}: severity for {key} must be one of {', '.join(LEVELS)}, not {level!r}")
+        severity[key] = level
+    # fail early, with the file named, on selectors that match no rule
+    for selector in (*(select or ()), *extend_select, *ignore, *severity):
+        _check_selector(selector, where)
+    return Config(select, extend_select, ignore, severity, strict, plugins, path)
+
+
+def parse_selector_list(text: str | None) -> tuple[str, ...]:
+    """``"FG101, slot-not-registered,FG2"`` -> the selectors, each checked (for ``--select/--ignore``)."""
+    if not text:
+        return ()
+    selectors = tuple(part.strip() for part in text.split(",") if part.strip())
+    for selector in selectors:
+        _check_selector(selector, "command line")
+    return selectors
+
+
+def _check_selector(selector: str, where: str) -> None:
+    if _specificity(selector) < 0:
+        raise ConfigError(
+            f"{where}: unknown rule selector {selector!r}: use a code (FG101), a rule name "
+            "(duplicate-item-id), a code prefix (FG1) or ALL; `forgec rule` lists the rules"
+        )
+
+
+def _specificity(selector: str) -> int:
+    """How specific a selector is (higher wins); -1 when it names nothing.
+
+    A full code or a name is 5; a prefix ``FG1`` is its length; ``ALL`` is 0.  A prefix is valid
+    when it is ``FG`` plus up to three digits even if no registered rule starts with it yet, so a
+    configuration keeps working while a stage's rules are not installed (plugins).
+    """
+    from forgec.rules import rule_for
+
+    key = selector.strip()
+    if key.upper() == "ALL":
+        return 0
+    try:
+        rule_for(key)
+    except KeyError:
+        pass
+    else:
+        return 5
+    upper = key.upper()
+    if _PREFIX.match(upper) and len(upper) < 5:
+        return len(upper)
+    return -1
+
+
+def _matches(selector: str, code: str) -> bool:
+    from forgec.rules import rule_for
+
+    key = selector.strip()
+    upper = key.upper()
+    if upper == "ALL":
+        return True
+    try:
+        return rule_for(key).code == code
+    except KeyError:
+        return code.startswith(upper)
+
+
+def _best(selectors: Iterable[str], code: str) -> int:
+    return max((_specificity(s) for s in selectors if _matches(s, code)), default=-1)
+
+
+@dataclass(frozen=True, slots=True)
+class RuleSelection:
+    """The effective rule set and severities: the config layer, then the command-line layer."""
+
+    config: Config = field(default_factory=Config)
+    cli_select: tuple[str, ...] | None = None
+    cli_ignore: tuple[str, ...] = ()
+
+    def enabled(self, code: str) -> bool:
+        """Whether findings of ``code`` are reported."""
+        on = True  # default: every rule
+        layers = (
+            (self.config.select, self.config.extend_select, self.config.ignore),
+            (self.cli_select, (), self.cli_ignore),
+        )
+        for select, extend, ignore in layers:
+            chosen = (*(select or ()), *extend)
+            if select is not None:
+                on = False
+            best_on = _best(chosen, code)
+            best_off = _best(ignore, code)
+            if best_on < 0 and best_off < 0:
+                continue
+            on = best_on > best_off
+        return on
+
+    def level(self, code: str, level: str) -> str:
+        """The severity to report for ``code`` (``level`` unless ``severity`` re-levels it)."""
+        best, chosen = -1, level
+        for selector, new_level in self.config.severity.items():
+            if _matches(selector, code):
+                spec = _specificity(selector)
+                if spec > best:
+                    best, chosen = spec, new_level
+        return chosen

@@ -1,0 +1,116 @@
+"""The human format: each finding with a source excerpt and a caret under the span (ruff style).
+
+::
+
+    error[FG135]: Duplicate item id: duplicate-id
+      --> stacks/a.json:18:13
+       |
+    18 |       "id": "duplicate-id",
+       |             ^^^^^^^^^^^^^^ duplicate-item-id
+       |
+       = item: duplicate-id
+
+Colour is plain ANSI escapes (no rich import: ``forgec validate`` must start fast), only when the
+caller asks for it (a TTY, or ``--color``).  Carets line up under tabs and East Asian wide
+characters because the gutter copies tabs and counts wide characters twice.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from typing import TYPE_CHECKING, TextIO
+
+if TYPE_CHECKING:
+    from forgec.lint import Finding, Report
+
+__all__ = ["render"]
+
+_STYLE = {
+    "error": "\x1b[1;31m",
+    "warning": "\x1b[1;33m",
+    "info": "\x1b[1;36m",
+    "bold": "\x1b[1m",
+    "gutter": "\x1b[1;34m",
+    "dim": "\x1b[2m",
+}
+_RESET = "\x1b[0m"
+#: longest source line shown whole; longer lines are cut to a window around the column
+_MAX_WIDTH = 120
+
+
+def _paint(text: str, style: str, color: bool) -> str:
+    return f"{_STYLE[style]}{text}{_RESET}" if color and text else text
+
+
+def _width(text: str) -> int:
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def _pad(prefix: str) -> str:
+    """Blank space as wide as ``prefix`` on screen (tabs kept so they expand the same way)."""
+    return "".join("\t" if ch == "\t" else " " * _width(ch) for ch in prefix)
+
+
+def _lines(text: str) -> list[str]:
+    return [line[:-1] if line.endswith("\r") else line for line in text.split("\n")]
+
+
+def _excerpt(finding: Finding, lines: list[str], color: bool) -> list[str]:
+    """The span's first line with carets under it.
+
+    A span over several lines (a whole item, the items array) is shown by its first line only,
+    carets to the end of that line: the position is what matters, and repeating a long object
+    would bury the message.
+    """
+    line, column, end_line, end_column = finding.position
+    if finding.diagnostic.span is None or not 1 <= line <= len(lines):
+        return []
+    source = lines[line - 1]
+    start = min(max(column - 1, 0), len(source))
+    stop = end_column - 1 if end_line == line else len(source)
+    stop = min(max(stop, start), len(source))
+    if len(source) > _MAX_WIDTH:  # a minified file: show a window around the column
+        left = max(0, start - _MAX_WIDTH // 3)
+        right = min(len(source), left + _MAX_WIDTH)
+        lead, tail = ("…" if left else ""), ("…" if right < len(source) else "")
+        source, start, stop = lead + source[left:right] + tail, start - left + len(lead), min(stop, right) - left + len(lead)
+    carets = "^" * max(1, _width(source[start:stop]))
+    label = f" {finding.name}" if finding.name else ""
+    level = finding.severity if finding.severity in _STYLE else "info"
+    gutter = len(str(line))
+    bar = _paint(" " * gutter + " |", "gutter", color)
+    return [
+        bar,
+        f"{_paint(str(line) + ' |', 'gutter', color)} {source}",
+        f"{bar} {_pad(source[:start])}{_paint(carets + label, level, color)}",
+        bar,
+    ]
+
+
+def render(report: Report, out: TextIO, *, color: bool = False, quiet: bool = False) -> None:
+    if not quiet:
+        for reported in report.files:
+            lines = _lines(reported.result.text) if reported.result.text is not None else []
+            for finding in reported.findings:
+                line, column, _, _ = finding.position
+                level = finding.severity
+                head = f"{_paint(f'{level}[{finding.code}]', level if level in _STYLE else 'info', color)}"
+                out.write(f"{head}: {_paint(finding.message, 'bold', color)}\n")
+                location = reported.result.path
+                if finding.diagnostic.span is not None:
+                    location += f":{line}:{column}"
+                out.write(f"  {_paint('-->', 'gutter', color)} {location}\n")
+                for row in _excerpt(finding, lines, color):
+                    out.write(row + "\n")
+                notes: list[str] = []
+                if finding.diagnostic.item_id is not None:
+                    notes.append(f"item: {finding.diagnostic.item_id}")
+                if finding.severity != finding.diagnostic.level:
+                    notes.append(f"reported as {finding.severity} by configuration "
+                                 f"(pi-forge level: {finding.diagnostic.level})")
+                if finding.diagnostic.extra:
+                    notes.append("forgec rule (not reported by pi-forge)")
+                for note in notes:
+                    out.write(f"  {_paint('=', 'gutter', color)} {note}\n")
+                out.write("\n")
+    out.write(_paint(report.summary_line(), "bold", color) + "\n")

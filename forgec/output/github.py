@@ -1,0 +1,51 @@
+"""GitHub Actions workflow commands: one annotation per finding.
+
+``::error file=…,line=…,col=…,endLine=…,endColumn=…,title=FG101 name::message``
+
+Escaping follows GitHub's toolkit (``@actions/core`` ``issueCommand``): in the message ``%``, CR and LF
+become ``%25``, ``%0D``, ``%0A``; in property values ``:`` and ``,`` are escaped as well (``%3A``,
+``%2C``), since they delimit the properties.  ``info`` findings become ``::notice``.  A finding
+without a span is anchored at line 1, column 1.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, TextIO
+
+if TYPE_CHECKING:
+    from forgec.lint import Report
+
+__all__ = ["escape_data", "escape_property", "render"]
+
+_COMMAND = {"error": "error", "warning": "warning", "info": "notice"}
+
+
+def escape_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def escape_property(text: str) -> str:
+    return escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def render(report: Report, out: TextIO, *, color: bool = False, quiet: bool = False) -> None:
+    if quiet:
+        out.write(report.summary_line() + "\n")
+        return
+    for reported in report.files:
+        for finding in reported.findings:
+            line, column, end_line, end_column = finding.position
+            title = f"{finding.code} {finding.name}".strip()
+            props = ",".join(
+                f"{key}={escape_property(str(value))}"
+                for key, value in (
+                    ("file", reported.result.path),
+                    ("line", line),
+                    ("col", column),
+                    ("endLine", end_line),
+                    ("endColumn", end_column),
+                    ("title", title),
+                )
+            )
+            command = _COMMAND.get(finding.severity, "notice")
+            out.write(f"::{command} {props}::{escape_data(finding.message)}\n")

@@ -1,0 +1,65 @@
+"""The machine-readable report::
+
+    {"files": [{"path", "kind", "stackId", "usable",
+                "diagnostics": [{"code", "name", "level", "severity", "message", "itemId",
+                                 "line", "column", "endLine", "endColumn"}]}],
+     "summary": {"files", "errors", "warnings", "infos", "unusable", "strict", "exitCode"}}
+
+``level``, ``message``, ``itemId``, ``stackId`` and ``usable`` are exactly pi-forge's (``itemId`` is
+left out where pi-forge has none); ``severity`` is the level forgec reports after ``[tool.forgec]``
+re-levelling (equal to ``level`` unless configured).  Positions are 1-based; a finding without a span
+has ``null`` positions.  ``--quiet`` prints only ``{"summary": ...}``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any, TextIO
+
+if TYPE_CHECKING:
+    from forgec.lint import Finding, Report
+
+__all__ = ["document", "render"]
+
+
+def _diagnostic(finding: Finding) -> dict[str, Any]:
+    d = finding.diagnostic
+    out: dict[str, Any] = {
+        "code": d.code,
+        "name": finding.name,
+        "level": d.level,
+        "severity": finding.severity,
+        "message": d.message,
+    }
+    if d.item_id is not None:
+        out["itemId"] = d.item_id
+    span = d.span
+    out["line"] = span.line if span else None
+    out["column"] = span.column if span else None
+    out["endLine"] = span.end_line if span else None
+    out["endColumn"] = span.end_column if span else None
+    return out
+
+
+def document(report: Report) -> dict[str, Any]:
+    """The report as plain data (also used by tests and other front ends)."""
+    return {
+        "files": [
+            {
+                "path": r.result.path,
+                "kind": r.result.kind,
+                "stackId": r.result.stack_id,
+                "usable": r.result.usable,
+                "diagnostics": [_diagnostic(f) for f in r.findings],
+            }
+            for r in report.files
+        ],
+        "summary": report.summary(),
+    }
+
+
+def render(report: Report, out: TextIO, *, color: bool = False, quiet: bool = False) -> None:
+    doc = document(report)
+    if quiet:
+        doc = {"summary": doc["summary"]}
+    out.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")

@@ -1,0 +1,117 @@
+"""SARIF 2.1.0 (for GitHub code scanning and other SARIF viewers).
+
+One run; ``tool.driver.rules`` lists every registered rule (id = code, name = kebab-case name, the
+summary as description, the bad/good examples as help, the default severity); each result points at
+its rule by ``ruleId``/``ruleIndex`` and carries a ``physicalLocation`` with a region.  Columns count
+Unicode code points (``columnKind``), like forgec's spans.  Relative paths are relative to
+``%SRCROOT%`` (the current folder).  A finding without a span gets the region ``1:1``.
+``--quiet`` does not apply: a SARIF log is always complete.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TextIO
+from urllib.parse import quote
+
+from forgec import __version__
+
+if TYPE_CHECKING:
+    from forgec.lint import Report
+    from forgec.rules import Rule
+
+__all__ = ["document", "render"]
+
+SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
+_LEVEL = {"error": "error", "warning": "warning", "info": "note"}
+
+
+def _rule(rule: Rule) -> dict[str, Any]:
+    help_text = rule.summary or rule.name
+    markdown = help_text
+    if rule.bad:
+        help_text += f"\n\nBad:\n{rule.bad}"
+        markdown += f"\n\n**Bad**\n\n```\n{rule.bad}\n```"
+    if rule.good:
+        help_text += f"\n\nGood:\n{rule.good}"
+        markdown += f"\n\n**Good**\n\n```\n{rule.good}\n```"
+    return {
+        "id": rule.code,
+        "name": rule.name,
+        "shortDescription": {"text": rule.summary or rule.name},
+        "help": {"text": help_text, "markdown": markdown},
+        "defaultConfiguration": {"level": _LEVEL.get(rule.level, "note")},
+        "properties": {"piForge": rule.pi_forge},
+    }
+
+
+def _artifact(path: str) -> dict[str, Any]:
+    if os.path.isabs(path):
+        return {"uri": Path(path).as_uri()}
+    return {"uri": quote(path.replace(os.sep, "/"), safe="/"), "uriBaseId": "%SRCROOT%"}
+
+
+def document(report: Report) -> dict[str, Any]:
+    """The SARIF log as plain data."""
+    from forgec.rules import all_rules
+
+    rules = [_rule(r) for r in all_rules()]
+    index = {r["id"]: i for i, r in enumerate(rules)}
+    results: list[dict[str, Any]] = []
+    for reported in report.files:
+        for finding in reported.findings:
+            if finding.code not in index:  # unregistered (a removed plugin): still a valid log
+                index[finding.code] = len(rules)
+                rules.append({"id": finding.code, "shortDescription": {"text": finding.code}})
+            line, column, end_line, end_column = finding.position
+            region = {"startLine": line, "startColumn": column}
+            if finding.diagnostic.span is not None:
+                region.update(endLine=end_line, endColumn=max(end_column, 1))
+            properties: dict[str, Any] = {"piForgeLevel": finding.diagnostic.level}
+            if finding.diagnostic.item_id is not None:
+                properties["itemId"] = finding.diagnostic.item_id
+            if reported.result.stack_id is not None:
+                properties["stackId"] = reported.result.stack_id
+            results.append(
+                {
+                    "ruleId": finding.code,
+                    "ruleIndex": index[finding.code],
+                    "level": _LEVEL.get(finding.severity, "note"),
+                    "message": {"text": finding.message or finding.code},
+                    "locations": [
+                        {
+                            "physicalLocation": {
+                                "artifactLocation": _artifact(reported.result.path),
+                                "region": region,
+                            }
+                        }
+                    ],
+                    "properties": properties,
+                }
+            )
+    return {
+        "$schema": SCHEMA_URI,
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "forgec",
+                        "version": __version__,
+                        "semanticVersion": __version__,
+                        "rules": rules,
+                    }
+                },
+                "originalUriBaseIds": {"%SRCROOT%": {"uri": Path.cwd().as_uri().rstrip("/") + "/"}},
+                "columnKind": "unicodeCodePoints",
+                "invocations": [{"executionSuccessful": True, "exitCode": report.exit_code}],
+                "results": results,
+            }
+        ],
+    }
+
+
+def render(report: Report, out: TextIO, *, color: bool = False, quiet: bool = False) -> None:
+    out.write(json.dumps(document(report), indent=2, ensure_ascii=False) + "\n")
