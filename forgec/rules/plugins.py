@@ -26,4 +26,14 @@ register(
         good='[tool.forgec]\nplugins = ["acme"]',
         pi_forge=False,
     ),
+    Rule(
+        "FG952",
+        "plugin-not-installed",
+        "warning",
+        "[tool.forgec] plugins names a plugin that no installed package provides (no entry point of "
+        "that name in the group forgec.plugins): a typo, or the package is missing from the environment.",
+        bad='[tool.forgec]\nplugins = ["acme-forgec"]  # the entry point is called "acme"',
+        good='[tool.forgec]\nplugins = ["acme"]',
+        pi_forge=False,
+    ),
 )

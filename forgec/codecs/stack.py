@@ -1,0 +1,779 @@
+"""pi-forge 0.4.1's prompt-stack loader (compile-core.md §10), diagnostic for diagnostic.
+
+One file goes through :func:`load_stack_file`: read (:mod:`forgec.source`), raw shape checks
+(§10.3), normalisation (§10.4), validation of the normalised stack, which runs the raw shape checks a
+second time (§10.5; so some problems are reported twice, as pi-forge does), the regex configuration
+checks (§10.6) and the ``default.json`` migration warning.  :func:`load_stack_folder` lists a group
+of directories as pi-forge does and annotates duplicate stack ids across the files (§10.7).
+
+Every diagnostic carries pi-forge's exact level, message and item id, a registered rule code, and a
+``pointer`` to the offending value in the file (``("items", 2, "role")``); a pointer to a member
+that is missing resolves to its parent.  The normalised stack is plain data in pi-forge's shape.
+
+YAML stacks (forgec's addition) go through exactly the same pipeline.  In a folder they are listed
+together with the JSON files (one sort over all names, by UTF-16 code units), a YAML file shadows
+nothing and is shadowed by nothing except a file of the *same* name in an earlier directory, and
+their stem drops ``.yaml``/``.yml`` as a JSON file's drops ``.json``.  Pass ``include_yaml=False``
+for pi-forge's exact listing.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from forgec.diagnostics import Diagnostic, Pointer
+from forgec.jscompat import (
+    is_integral_number,
+    is_number,
+    js_items,
+    js_number_to_string,
+    js_string,
+    js_trim,
+    js_truthy,
+)
+from forgec.rules import loader as codes
+from forgec.rules import regex_config as regex_codes
+from forgec.source import SourceDocument, is_yaml_path, parse_source_text, read_source
+
+__all__ = [
+    "ROLES",
+    "STACK_TYPE",
+    "LoadedStack",
+    "annotate_duplicate_ids",
+    "fallback_stack",
+    "file_stem",
+    "list_stack_files",
+    "load_stack_data",
+    "load_stack_file",
+    "load_stack_folder",
+    "load_value",
+    "normalize_stack",
+    "raw_shape_checks",
+    "validate_stack",
+]
+
+STACK_TYPE = "pi-forge.prompt-stack"
+ROLES = ("system", "user", "assistant", "custom")
+MODES = ("append", "prepend", "replace")
+_MACRO_POLICIES = ("warn", "keep", "error")
+_ID_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
+_HISTORY_BOOLEANS = ("includeLastUserMessage", "stripAssistantThinking", "includeSummaries")
+
+
+@dataclass(eq=False)
+class LoadedStack:
+    """One loaded stack file: pi-forge's ``LoadedPromptStack`` plus the parsed value and document."""
+
+    path: str
+    file_name: str
+    scope: str
+    stack: dict[str, Any]
+    #: the parsed file content (``None`` when the file could not be parsed)
+    raw: Any
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    document: SourceDocument | None = None
+
+    @property
+    def usable(self) -> bool:
+        """pi-forge's ``isUsablePromptStack``: no error-level diagnostic."""
+        return not any(d.level == "error" for d in self.diagnostics)
+
+    @property
+    def stack_id(self) -> str:
+        return self.stack["id"]
+
+    def validation(self) -> dict[str, Any]:
+        """The conformance report's ``validation`` section for this file (without ``otherFiles``)."""
+        from forgec.diagnostics import to_pi_list
+
+        return {
+            "file": self.file_name,
+            "stackId": self.stack_id,
+            "usable": self.usable,
+            "diagnostics": to_pi_list(self.diagnostics),
+            "stack": self.stack,
+        }
+
+
+# --- files ----------------------------------------------------------------------------------------
+
+
+def file_stem(file_name: str) -> str:
+    """pi-forge's ``fileStem``: the name without ``.json`` (``.json`` alone keeps its name).
+
+    forgec strips ``.yaml``/``.yml`` the same way (case-sensitively, as pi-forge does ``.json``).
+    """
+    for suffix in (".json", ".yaml", ".yml"):
+        if file_name.endswith(suffix) and file_name != suffix:
+            return file_name[: -len(suffix)]
+    return file_name
+
+
+def fallback_stack(file_name: str) -> dict[str, Any]:
+    """The stack pi-forge uses for a file it cannot parse or whose root is not an object."""
+    return {"schemaVersion": 1, "type": STACK_TYPE, "id": file_stem(file_name), "name": file_name, "items": []}
+
+
+def load_stack_file(
+    path: str | os.PathLike[str], *, scope: str = "project", supported_slots: Iterable[str] | None = None
+) -> LoadedStack:
+    """Load one stack file (§10.2).  Never raises: every problem is a diagnostic."""
+    name = os.fspath(path)
+    file_name = os.path.basename(name)
+    document = read_source(name)
+    return _load_document(document, name, file_name, scope, supported_slots)
+
+
+def load_stack_data(
+    data_or_text: Any,
+    file_name: str,
+    *,
+    scope: str = "project",
+    supported_slots: Iterable[str] | None = None,
+    path: str | None = None,
+) -> LoadedStack:
+    """Load a stack held in memory: ``str`` is parsed as the file's text (JSON, or YAML when
+    ``file_name`` ends in ``.yaml``/``.yml``), anything else is taken as the parsed value."""
+    where = path or file_name
+    if isinstance(data_or_text, str):
+        document = parse_source_text(data_or_text, where, "yaml" if is_yaml_path(file_name) else "json")
+        return _load_document(document, where, file_name, scope, supported_slots)
+    diagnostics: list[Diagnostic] = []
+    stack = load_value(data_or_text, file_name, diagnostics, supported_slots=supported_slots)
+    return LoadedStack(where, file_name, scope, stack, data_or_text, diagnostics, None)
+
+
+def _load_document(
+    document: SourceDocument, path: str, file_name: str, scope: str, supported_slots: Iterable[str] | None
+) -> LoadedStack:
+    diagnostics = list(document.diagnostics)
+    if not document.parsed:
+        return LoadedStack(path, file_name, scope, fallback_stack(file_name), None, diagnostics, document)
+    try:
+        stack = load_value(document.data, file_name, diagnostics, supported_slots=supported_slots)
+    except RecursionError:  # a value nested deeper than a later stage can walk; never a traceback
+        diagnostics = [
+            *document.diagnostics,
+            Diagnostic("error", "The stack is nested too deeply to check.", codes.NESTING_TOO_DEEP),
+        ]
+        stack = fallback_stack(file_name)
+    return LoadedStack(path, file_name, scope, stack, document.data, diagnostics, document)
+
+
+def load_value(
+    value: Any, file_name: str, diagnostics: list[Diagnostic], *, supported_slots: Iterable[str] | None = None
+) -> dict[str, Any]:
+    """Steps 2–5 of §10.2 on a parsed value; returns the normalised stack, appends diagnostics."""
+    raw_shape_checks(value, diagnostics)
+    stack = normalize_stack(value, file_name, diagnostics)
+    validate_stack(stack, diagnostics, supported_slots=supported_slots)
+    if file_name == "default.json" and isinstance(value, dict) and "autoActivate" not in value:
+        diagnostics.append(
+            Diagnostic(
+                "warning",
+                'default.json no longer auto-activates by filename; set "autoActivate": true to keep '
+                "auto-activating this stack.",
+                codes.DEFAULT_JSON_AUTO_ACTIVATE,
+                pointer=(),
+            )
+        )
+    return stack
+
+
+# --- raw shape checks (§10.3) ---------------------------------------------------------------------
+
+
+def _is_blank_or_not_string(value: Any) -> bool:
+    return not isinstance(value, str) or js_trim(value) == ""
+
+
+def raw_shape_checks(value: Any, diagnostics: list[Diagnostic]) -> None:
+    """§10.3 on a raw (or normalised) stack value; nothing for a non-object."""
+    if not isinstance(value, dict):
+        return
+
+    def add(message: str, code: str, pointer: Pointer, item_id: str | None = None) -> None:
+        diagnostics.append(Diagnostic("error", message, code, item_id=item_id, pointer=pointer))
+
+    if _is_blank_or_not_string(value.get("id")):
+        add("Stack id must be a non-empty string.", codes.STACK_ID_MISSING, ("id",))
+    if "type" in value and value["type"] != STACK_TYPE:
+        add('Stack type must be "pi-forge.prompt-stack" when provided.', codes.STACK_TYPE_INVALID, ("type",))
+    if "name" in value and not isinstance(value["name"], str):
+        add("Stack name must be a string when provided.", codes.STACK_NAME_TYPE, ("name",))
+    if "description" in value and not isinstance(value["description"], str):
+        add("Stack description must be a string when provided.", codes.STACK_DESCRIPTION_TYPE, ("description",))
+    if "autoActivate" in value and not isinstance(value["autoActivate"], bool):
+        add("Stack autoActivate must be a boolean when provided.", codes.STACK_AUTO_ACTIVATE_TYPE, ("autoActivate",))
+    if "mode" in value and not (isinstance(value["mode"], str) and value["mode"] in MODES):
+        add(
+            'Stack mode must be "append", "prepend", or "replace" when provided.',
+            codes.STACK_MODE_INVALID,
+            ("mode",),
+        )
+    if "defaults" in value:
+        defaults = value["defaults"]
+        if not isinstance(defaults, dict):
+            add("Stack defaults must be an object when provided.", codes.STACK_DEFAULTS_TYPE, ("defaults",))
+        else:
+            if "syntheticMessagesVisible" in defaults and not isinstance(defaults["syntheticMessagesVisible"], bool):
+                add(
+                    "defaults.syntheticMessagesVisible must be a boolean when provided.",
+                    codes.DEFAULTS_SYNTHETIC_VISIBLE_TYPE,
+                    ("defaults", "syntheticMessagesVisible"),
+                )
+            if "unresolvedMacroPolicy" in defaults and js_string(defaults["unresolvedMacroPolicy"]) not in _MACRO_POLICIES:
+                add(
+                    'defaults.unresolvedMacroPolicy must be "warn", "keep", or "error" when provided.',
+                    codes.DEFAULTS_MACRO_POLICY_INVALID,
+                    ("defaults", "unresolvedMacroPolicy"),
+                )
+    if "context" in value:
+        context = value["context"]
+        if not isinstance(context, dict):
+            add("Stack context must be an object when provided.", codes.STACK_CONTEXT_TYPE, ("context",))
+        elif "allowDuplicateChatHistory" in context and not isinstance(context["allowDuplicateChatHistory"], bool):
+            add(
+                "context.allowDuplicateChatHistory must be a boolean when provided.",
+                codes.CONTEXT_DUPLICATE_HISTORY_TYPE,
+                ("context", "allowDuplicateChatHistory"),
+            )
+    if "variables" in value:
+        variables = value["variables"]
+        if not isinstance(variables, dict):
+            add("Stack variables must be an object when provided.", codes.STACK_VARIABLES_TYPE, ("variables",))
+        else:
+            for name, item in js_items(variables):
+                if not isinstance(item, str):
+                    add(f"Stack variable {name} must be a string.", codes.STACK_VARIABLE_VALUE_TYPE, ("variables", name))
+    items = value.get("items")
+    if isinstance(items, list):
+        for index, item in enumerate(items):
+            if isinstance(item, dict):
+                _raw_item_checks(item, index, add)
+
+
+def _raw_item_checks(item: dict[str, Any], index: int, add: Any) -> None:
+    n = index + 1
+    raw_id = item.get("id")
+    item_id = js_trim(raw_id) if not _is_blank_or_not_string(raw_id) else f"item-{n}"
+    base = ("items", index)
+    kind = item.get("kind")
+    if kind not in ("block", "slot") or not isinstance(kind, str):
+        add(f'Item {n} kind must be "block" or "slot".', codes.ITEM_KIND_INVALID, (*base, "kind"), item_id)
+    if _is_blank_or_not_string(raw_id):
+        add(f"Item {n} id must be a non-empty string.", codes.ITEM_ID_MISSING, (*base, "id"), item_id)
+    if "name" in item and not isinstance(item["name"], str):
+        add("Item name must be a string when provided.", codes.ITEM_NAME_TYPE, (*base, "name"), item_id)
+    if "enabled" in item and not isinstance(item["enabled"], bool):
+        add("Item enabled must be a boolean when provided.", codes.ITEM_ENABLED_TYPE, (*base, "enabled"), item_id)
+    if "role" in item and not _valid_role(item["role"]):
+        add(f"Invalid role: {js_string(item['role'])}", codes.ITEM_ROLE_INVALID, (*base, "role"), item_id)
+    if "tags" in item and not _is_string_list(item["tags"]):
+        add("Item tags must be an array of strings when provided.", codes.ITEM_TAGS_TYPE, (*base, "tags"), item_id)
+    if "source" in item and not isinstance(item["source"], dict):
+        add("Item source must be an object when provided.", codes.ITEM_SOURCE_TYPE, (*base, "source"), item_id)
+    if kind == "block" and not isinstance(item.get("content"), str):
+        add("Block content must be a string.", codes.BLOCK_CONTENT_TYPE, (*base, "content"), item_id)
+    elif kind == "slot":
+        if _is_blank_or_not_string(item.get("slot")):
+            add("Slot name must be a non-empty string.", codes.SLOT_NAME_MISSING, (*base, "slot"), item_id)
+        if "options" in item and not isinstance(item["options"], dict):
+            add("Slot options must be an object when provided.", codes.SLOT_OPTIONS_TYPE, (*base, "options"), item_id)
+
+
+def _valid_role(role: Any) -> bool:
+    return isinstance(role, str) and role in ROLES
+
+
+def _is_string_list(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+
+# --- normalisation (§10.4) ------------------------------------------------------------------------
+
+
+def normalize_stack(value: Any, file_name: str, diagnostics: list[Diagnostic]) -> dict[str, Any]:
+    """§10.4: pi-forge's normalised stack (a new object; ``defaults``/``context``/``regex`` kept raw)."""
+    if not isinstance(value, dict):
+        diagnostics.append(
+            Diagnostic("error", "Prompt stack root must be a JSON object.", codes.STACK_ROOT_NOT_OBJECT, pointer=())
+        )
+        return fallback_stack(file_name)
+    stem = file_stem(file_name)
+    raw_id = value.get("id")
+    trimmed = js_trim(raw_id) if isinstance(raw_id, str) and js_trim(raw_id) else None
+    stack_id = trimmed if trimmed is not None and _ID_PATTERN.fullmatch(trimmed) else stem
+    if trimmed is not None and stack_id != trimmed:
+        diagnostics.append(
+            Diagnostic(
+                "error",
+                f"Stack id {trimmed} must start with a letter or number and contain only letters, numbers, "
+                f"dots, underscores, and hyphens; falling back to {stem}.",
+                codes.STACK_ID_INVALID,
+                pointer=("id",),
+            )
+        )
+    version = value.get("schemaVersion")
+    if not (is_number(version) and version == 1):
+        diagnostics.append(
+            Diagnostic(
+                "warning",
+                "Missing or unsupported schemaVersion; assuming 1.",
+                codes.SCHEMA_VERSION_UNSUPPORTED,
+                pointer=("schemaVersion",),
+            )
+        )
+    raw_items = value.get("items")
+    if isinstance(raw_items, list):
+        items = [_normalize_item(item, index, diagnostics) for index, item in enumerate(raw_items)]
+    else:
+        items = []
+        diagnostics.append(
+            Diagnostic("error", "Prompt stack must contain an items array.", codes.ITEMS_MISSING, pointer=("items",))
+        )
+    state = value.get("state")
+    if isinstance(state, dict) and state:
+        diagnostics.append(
+            Diagnostic(
+                "info",
+                "state is no longer supported and was ignored; use stack.variables and template variable "
+                "macros instead.",
+                codes.STATE_UNSUPPORTED,
+                pointer=("state",),
+            )
+        )
+
+    stack: dict[str, Any] = {"schemaVersion": 1}
+    if value.get("type") == STACK_TYPE:
+        stack["type"] = STACK_TYPE
+    stack["id"] = stack_id
+    for key in ("name", "description"):
+        if isinstance(value.get(key), str):
+            stack[key] = value[key]
+    if isinstance(value.get("autoActivate"), bool):
+        stack["autoActivate"] = value["autoActivate"]
+    if isinstance(value.get("mode"), str) and value["mode"] in MODES:
+        stack["mode"] = value["mode"]
+    for key in ("defaults", "context"):
+        if isinstance(value.get(key), dict):
+            stack[key] = value[key]
+    for label in ("tools", "skills"):
+        policy = _normalize_policy(value, label, diagnostics)
+        if policy is not None:
+            stack[label] = policy
+    variables = value.get("variables")
+    if isinstance(variables, dict):
+        stack["variables"] = {k: v for k, v in js_items(variables) if isinstance(v, str)}
+    if "regex" in value:
+        if isinstance(value["regex"], dict):
+            stack["regex"] = value["regex"]
+        else:
+            diagnostics.append(
+                Diagnostic(
+                    "warning",
+                    "regex must be an object when provided.",
+                    regex_codes.REGEX_NOT_OBJECT,
+                    pointer=("regex",),
+                )
+            )
+    stack["items"] = items
+    if isinstance(value.get("import"), dict):
+        stack["import"] = value["import"]
+    return stack
+
+
+def _normalize_item(item: Any, index: int, diagnostics: list[Diagnostic]) -> dict[str, Any]:
+    n = index + 1
+    fallback = f"item-{n}"
+    if not isinstance(item, dict):
+        diagnostics.append(
+            Diagnostic(
+                "error",
+                f"Item {n} must be an object.",
+                codes.ITEM_NOT_OBJECT,
+                item_id=fallback,
+                pointer=("items", index),
+            )
+        )
+        return {"kind": "block", "id": fallback, "enabled": False, "content": ""}
+    kind = "slot" if item.get("kind") == "slot" else "block"
+    raw_id = item.get("id")
+    if isinstance(raw_id, str) and js_trim(raw_id):
+        item_id = js_trim(raw_id)
+    elif is_number(raw_id) and math.isfinite(raw_id):
+        item_id = js_number_to_string(raw_id)
+    else:
+        item_id = fallback
+    out: dict[str, Any] = {"kind": kind, "id": item_id}
+    if isinstance(item.get("name"), str):
+        out["name"] = item["name"]
+    if isinstance(item.get("enabled"), bool):
+        out["enabled"] = item["enabled"]
+    if _valid_role(item.get("role")):
+        out["role"] = item["role"]
+    if isinstance(item.get("tags"), list):
+        out["tags"] = [tag for tag in item["tags"] if isinstance(tag, str)]
+    if isinstance(item.get("source"), dict):
+        out["source"] = item["source"]
+    if kind == "slot":
+        out["slot"] = item["slot"] if isinstance(item.get("slot"), str) else ""
+        if isinstance(item.get("options"), dict):
+            out["options"] = item["options"]
+    else:
+        out["content"] = item["content"] if isinstance(item.get("content"), str) else ""
+    return out
+
+
+def _normalize_policy(value: dict[str, Any], label: str, diagnostics: list[Diagnostic]) -> dict[str, Any] | None:
+    if label not in value:
+        return None
+    raw = value[label]
+    if not isinstance(raw, dict):
+        diagnostics.append(
+            Diagnostic("error", f"{label} policy must be an object when provided.", codes.POLICY_TYPE, pointer=(label,))
+        )
+        return None
+    lists: dict[str, list[str] | None] = {}
+    for key in ("allow", "deny"):
+        sub = f"{label}.{key}"
+        if key not in raw:
+            lists[key] = None
+            continue
+        patterns = raw[key]
+        if not isinstance(patterns, list):
+            diagnostics.append(
+                Diagnostic(
+                    "error",
+                    f"{sub} must be an array of strings when provided.",
+                    codes.POLICY_LIST_TYPE,
+                    pointer=(label, key),
+                )
+            )
+            lists[key] = None
+            continue
+        kept: list[str] = []
+        for i, pattern in enumerate(patterns):
+            if _is_blank_or_not_string(pattern):
+                diagnostics.append(
+                    Diagnostic(
+                        "error",
+                        f"{sub}[{i}] must be a non-empty string.",
+                        codes.POLICY_ENTRY_INVALID,
+                        pointer=(label, key, i),
+                    )
+                )
+            else:
+                kept.append(js_trim(pattern))
+        lists[key] = kept or None
+    allow, deny = lists["allow"], lists["deny"]
+    if allow and deny:
+        diagnostics.append(
+            Diagnostic(
+                "error",
+                f"{label} policy must use either allow or deny, not both.",
+                codes.POLICY_ALLOW_AND_DENY,
+                pointer=(label,),
+            )
+        )
+        return {"allow": allow}
+    if allow:
+        return {"allow": allow}
+    if deny:
+        return {"deny": deny}
+    return {}
+
+
+# --- validation (§10.5) ---------------------------------------------------------------------------
+
+
+def validate_stack(
+    stack: Any, diagnostics: list[Diagnostic], *, supported_slots: Iterable[str] | None = None
+) -> None:
+    """§10.5 on a (normally normalised) stack: appends pi-forge's validation diagnostics in order."""
+    from forgec.codecs.regex_config import check_regex_config
+
+    if supported_slots is None:
+        from forgec.slots.names import BUILTIN_SLOT_NAMES
+
+        supported_slots = BUILTIN_SLOT_NAMES
+    supported = frozenset(supported_slots)
+    raw_shape_checks(stack, diagnostics)
+    if not isinstance(stack, dict):
+        return
+    if _is_blank_or_not_string(stack.get("id")):
+        diagnostics.append(Diagnostic("error", "Stack id must not be empty.", codes.STACK_ID_EMPTY, pointer=("id",)))
+    items = stack.get("items")
+    history: list[int] = []
+    seen: set[Any] = set()
+    for index, item in enumerate(items if isinstance(items, list) else []):
+        if not isinstance(item, dict):
+            continue
+        _validate_item(item, index, seen, history, supported, diagnostics)
+    if not history:
+        diagnostics.append(
+            Diagnostic(
+                "warning",
+                "No enabled chat-history slot found; Pi chat context will be appended at the end.",
+                codes.NO_CHAT_HISTORY,
+                pointer=("items",),
+            )
+        )
+    elif len(history) > 1:
+        context = stack.get("context")
+        allowed = context.get("allowDuplicateChatHistory") if isinstance(context, dict) else None
+        if not js_truthy(allowed):
+            diagnostics.append(
+                Diagnostic(
+                    "warning",
+                    "Multiple enabled chat-history slots found; only the first will be expanded unless "
+                    "context.allowDuplicateChatHistory is true.",
+                    codes.MULTIPLE_CHAT_HISTORY,
+                    pointer=("items", history[1]),
+                )
+            )
+    for label in ("tools", "skills"):
+        _validate_policy(stack.get(label), label, diagnostics)
+    if _policy_active(stack.get("skills")):
+        diagnostics.append(
+            Diagnostic(
+                "info",
+                "skills policy only filters model-visible skills rendered by pi-forge skills slots; it does "
+                "not disable explicit skill invocation and is not a security boundary.",
+                codes.SKILLS_POLICY_NOT_SECURITY,
+                pointer=("skills",),
+            )
+        )
+        if stack.get("mode") in ("append", "prepend"):
+            diagnostics.append(
+                Diagnostic(
+                    "warning",
+                    'skills policy only filters pi-forge skills slots. Use mode "replace" if you need the base '
+                    "Pi prompt to omit filtered skills.",
+                    codes.SKILLS_POLICY_BASE_PROMPT,
+                    pointer=("mode",),
+                )
+            )
+    check_regex_config(stack, diagnostics)
+
+
+def _validate_item(
+    item: dict[str, Any],
+    index: int,
+    seen: set[Any],
+    history: list[int],
+    supported: frozenset[str],
+    diagnostics: list[Diagnostic],
+) -> None:
+    base = ("items", index)
+    item_id = item.get("id")
+    shown_id = item_id if isinstance(item_id, str) else js_string(item_id)
+    key = item_id if isinstance(item_id, (str, int, float, bool, type(None))) else id(item_id)
+    if key in seen:
+        diagnostics.append(
+            Diagnostic(
+                "error", f"Duplicate item id: {shown_id}", codes.DUPLICATE_ITEM_ID, item_id=shown_id, pointer=(*base, "id")
+            )
+        )
+    seen.add(key)
+    role = item.get("role")
+    if "role" in item and not _valid_role(role):
+        diagnostics.append(
+            Diagnostic(
+                "error", f"Invalid role: {js_string(role)}", codes.ITEM_ROLE_INVALID, item_id=shown_id, pointer=(*base, "role")
+            )
+        )
+    enabled = item.get("enabled") is not False
+    if item.get("kind") == "slot":
+        slot = item.get("slot")
+        if not (isinstance(slot, str) and slot in supported):
+            diagnostics.append(
+                Diagnostic(
+                    "warning",
+                    f"Unsupported slot: {js_string(slot)}",
+                    codes.SLOT_NOT_REGISTERED,
+                    item_id=shown_id,
+                    pointer=(*base, "slot"),
+                )
+            )
+        if slot == "chat-history":
+            if enabled:
+                history.append(index)
+            options = item.get("options")
+            if isinstance(options, dict):
+                _chat_history_options(options, (*base, "options"), shown_id, diagnostics)
+    elif enabled and role != "system" and not js_truthy(role):
+        diagnostics.append(
+            Diagnostic(
+                "warning",
+                "Enabled block has no role and will be ignored.",
+                codes.BLOCK_WITHOUT_ROLE,
+                item_id=shown_id,
+                pointer=base,
+            )
+        )
+
+
+def _chat_history_options(
+    options: dict[str, Any], base: Pointer, item_id: str, diagnostics: list[Diagnostic]
+) -> None:
+    for key in _HISTORY_BOOLEANS:
+        if key in options and not isinstance(options[key], bool):
+            diagnostics.append(
+                Diagnostic(
+                    "warning",
+                    f"chat-history option {key} should be a boolean.",
+                    codes.CHAT_HISTORY_OPTION_BOOLEAN,
+                    item_id=item_id,
+                    pointer=(*base, key),
+                )
+            )
+    if "roles" in options and not _is_string_list(options["roles"]):
+        diagnostics.append(
+            Diagnostic(
+                "error",
+                "chat-history option roles must be an array of strings.",
+                codes.CHAT_HISTORY_ROLES_TYPE,
+                item_id=item_id,
+                pointer=(*base, "roles"),
+            )
+        )
+    if "toolMode" in options and options["toolMode"] not in ("keep", "drop"):
+        diagnostics.append(
+            Diagnostic(
+                "error",
+                'chat-history option toolMode must be "keep" or "drop".',
+                codes.CHAT_HISTORY_TOOL_MODE_INVALID,
+                item_id=item_id,
+                pointer=(*base, "toolMode"),
+            )
+        )
+    for key in ("maxMessages", "maxChars"):
+        if key in options and not (is_integral_number(options[key]) and options[key] > 0):
+            diagnostics.append(
+                Diagnostic(
+                    "error",
+                    f"chat-history option {key} must be a positive integer.",
+                    codes.CHAT_HISTORY_LIMIT_INVALID,
+                    item_id=item_id,
+                    pointer=(*base, key),
+                )
+            )
+
+
+def _has_patterns(value: Any) -> bool:
+    return isinstance(value, list) and len(value) > 0
+
+
+def _policy_active(policy: Any) -> bool:
+    """§5: present and (an effective allow list or a non-empty deny list)."""
+    if not isinstance(policy, dict):
+        return False
+    allow = policy.get("allow")
+    if _has_patterns(allow) and any(p != "*" for p in allow):
+        return True
+    return _has_patterns(policy.get("deny"))
+
+
+def _validate_policy(policy: Any, label: str, diagnostics: list[Diagnostic]) -> None:
+    if not isinstance(policy, dict):
+        return
+    if _has_patterns(policy.get("allow")) and _has_patterns(policy.get("deny")):
+        diagnostics.append(
+            Diagnostic(
+                "error",
+                f"{label} policy must use either allow or deny, not both.",
+                codes.POLICY_ALLOW_AND_DENY,
+                pointer=(label,),
+            )
+        )
+    for key in ("allow", "deny"):
+        patterns = policy.get(key)
+        if not isinstance(patterns, list):
+            continue
+        seen: set[str] = set()
+        for pattern in patterns:
+            text = pattern if isinstance(pattern, str) else js_string(pattern)
+            if text in seen:
+                diagnostics.append(
+                    Diagnostic(
+                        "warning",
+                        f"Duplicate {label}.{key} pattern: {text}.",
+                        codes.DUPLICATE_POLICY_PATTERN,
+                        pointer=(label, key),
+                    )
+                )
+            seen.add(text)
+
+
+# --- folders (§10.1, §10.7) -----------------------------------------------------------------------
+
+
+def _utf16_key(name: str) -> bytes:
+    return name.encode("utf-16-be", "surrogatepass")
+
+
+def _is_stack_name(name: str, include_yaml: bool) -> bool:
+    return name.endswith(".json") or (include_yaml and name.endswith((".yaml", ".yml")))
+
+
+def list_stack_files(directories: Iterable[str | os.PathLike[str]], *, include_yaml: bool = True) -> list[Path]:
+    """§10.1's listing of one group of directories: per directory (missing ones skipped) the
+    ``*.json`` names (case-sensitive; and ``*.yaml``/``*.yml`` unless ``include_yaml`` is false)
+    sorted by UTF-16 code units; a name already supplied by an earlier directory is skipped."""
+    seen: set[str] = set()
+    files: list[Path] = []
+    for directory in directories:
+        try:
+            names = os.listdir(directory)
+        except OSError:
+            continue
+        for name in sorted((n for n in names if _is_stack_name(n, include_yaml)), key=_utf16_key):
+            if name in seen:
+                continue
+            seen.add(name)
+            files.append(Path(directory) / name)
+    return files
+
+
+def load_stack_folder(
+    directories: Iterable[str | os.PathLike[str]],
+    scope: str = "project",
+    *,
+    supported_slots: Iterable[str] | None = None,
+    include_yaml: bool = True,
+) -> list[LoadedStack]:
+    """Load every stack file of one directory group (§10.1) and annotate duplicate ids (§10.7)."""
+    slots = tuple(supported_slots) if supported_slots is not None else None
+    loaded = [
+        load_stack_file(path, scope=scope, supported_slots=slots)
+        for path in list_stack_files(directories, include_yaml=include_yaml)
+    ]
+    annotate_duplicate_ids(loaded)
+    return loaded
+
+
+def annotate_duplicate_ids(stacks: list[LoadedStack]) -> None:
+    """§10.7: every member of a (scope, id) group of two or more gets the duplicate-id error."""
+    groups: dict[tuple[str, str], list[LoadedStack]] = {}
+    for loaded in stacks:
+        groups.setdefault((loaded.scope, loaded.stack_id), []).append(loaded)
+    for (scope, stack_id), members in groups.items():
+        if len(members) < 2:
+            continue
+        names = ", ".join(member.file_name for member in members)
+        for member in members:
+            member.diagnostics.append(
+                Diagnostic(
+                    "error",
+                    f"Duplicate {scope} stack id: {stack_id} appears in multiple files ({names}).",
+                    codes.DUPLICATE_STACK_ID,
+                    pointer=("id",) if member.document is not None and member.document.parsed else None,
+                )
+            )

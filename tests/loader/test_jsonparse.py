@@ -1,0 +1,170 @@
+"""The JSON reader: JSON.parse's data model and V8's error texts (compile-core.md §16.10, §16.16)."""
+
+from __future__ import annotations
+
+import json
+import math
+import shutil
+import subprocess
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from forgec.jsonparse import MAX_DEPTH, JSONDepthError, JSONParseError, loads, scan_spans, v8_parse_error
+
+# (text, reason): the rows of §16.10's table, with the texts Node 20.20.2 gives for them.
+V8_TABLE = [
+    ("", "Unexpected end of JSON input"),
+    ("  \n", "Unexpected end of JSON input"),
+    ("[", "Unexpected end of JSON input"),
+    ('{"a":"x\\', "Unexpected end of JSON input"),
+    ("tru", "Unexpected end of JSON input"),
+    ("{a:1}", "Expected property name or '}' in JSON at position 1"),
+    ("{'a':1}", "Expected property name or '}' in JSON at position 1"),
+    ("{,}", "Expected property name or '}' in JSON at position 1"),
+    ('{"a":1,}', "Expected double-quoted property name in JSON at position 7"),
+    ('{"a" 1}', "Expected ':' after property name in JSON at position 5"),
+    ('{"a"}', "Expected ':' after property name in JSON at position 4"),
+    ('{"a":1 "b":2}', "Expected ',' or '}' after property value in JSON at position 7"),
+    ('{"a":1', "Expected ',' or '}' after property value in JSON at position 6"),
+    ('{"a":0x10}', "Expected ',' or '}' after property value in JSON at position 6"),
+    ("[1 2]", "Expected ',' or ']' after array element in JSON at position 3"),
+    ("[1,2", "Expected ',' or ']' after array element in JSON at position 4"),
+    ("[1.5.2]", "Expected ',' or ']' after array element in JSON at position 4"),
+    ('{"a":1}}', "Unexpected non-whitespace character after JSON at position 7"),
+    ("1 2", "Unexpected non-whitespace character after JSON at position 2"),
+    ('"abc', "Unterminated string in JSON at position 4"),
+    ('"a\x01"', "Bad control character in string literal in JSON at position 2"),
+    ('"\\q"', "Bad escaped character in JSON at position 2"),
+    ('"\\u12G4"', "Bad Unicode escape in JSON at position 5"),
+    ("-", "No number after minus sign in JSON at position 1"),
+    ("1e", "Exponent part is missing a number in JSON at position 2"),
+    ("1e+", "Exponent part is missing a number in JSON at position 3"),
+    ("1.", "Unterminated fractional number in JSON at position 2"),
+    ("1.e3", "Unterminated fractional number in JSON at position 2"),
+    ("01", "Unexpected number in JSON at position 1"),
+    ('{"a":1,"b" 2}', "Unexpected number in JSON at position 11"),
+    ('{"a":1,"b" "c"}', "Unexpected string in JSON at position 11"),
+    ("NaN", '"NaN" is not valid JSON'),
+    ("Infinity", '"Infinity" is not valid JSON'),
+    ("undefined", '"undefined" is not valid JSON'),
+    (" NaN", "Unexpected token 'N', \" NaN\" is not valid JSON"),
+    ('{"a":NaN}', "Unexpected token 'N', \"{\"a\":NaN}\" is not valid JSON"),
+    ("[1,]", "Unexpected token ']', \"[1,]\" is not valid JSON"),
+    ('{"a":}', "Unexpected token '}', \"{\"a\":}\" is not valid JSON"),
+    ('{"a":tru}', "Unexpected token '}', \"{\"a\":tru}\" is not valid JSON"),
+    ("\ufeff{}", "Unexpected token '\ufeff', \"\ufeff{}\" is not valid JSON"),
+    ("'x'", "Unexpected token ''', \"'x'\" is not valid JSON"),
+    ("// c\n{}", "Unexpected token '/', \"// c\n{}\" is not valid JSON"),
+]
+
+
+@pytest.mark.parametrize(("text", "reason"), V8_TABLE, ids=[repr(t) for t, _ in V8_TABLE])
+def test_v8_reason_table(text: str, reason: str) -> None:
+    error = v8_parse_error(text)
+    assert error is not None and error.reason == reason
+    with pytest.raises(JSONParseError) as raised:
+        loads(text)
+    assert raised.value.reason == reason
+
+
+_W = " " * 9
+
+
+@pytest.mark.parametrize(
+    ("bad_at", "reason"),
+    [  # texts Node 20.20.2 gives (§16.10: verified on a 40-unit text with the bad unit at 9, 10, 29, 30, 39)
+        (9, f"Unexpected token 'x', \"{_W}x{_W}\"... is not valid JSON"),
+        (10, f"Unexpected token 'x', ...\" {_W}x{_W}\"... is not valid JSON"),
+        (29, f"Unexpected token 'x', ...\" {_W}x{_W}\"... is not valid JSON"),
+        (30, f"Unexpected token 'x', ...\" {_W}x{_W}\" is not valid JSON"),
+        (39, f"Unexpected token 'x', ...\" {_W}x\" is not valid JSON"),
+    ],
+)
+def test_unexpected_token_snippets_on_40_units(bad_at: int, reason: str) -> None:
+    text = " " * bad_at + "x" + " " * (39 - bad_at)
+    error = v8_parse_error(text)
+    assert error is not None and error.reason == reason
+
+
+def test_unexpected_token_snippets_on_short_texts() -> None:
+    assert v8_parse_error("x".ljust(21)).reason == f"Unexpected token 'x', \"x{_W}\"... is not valid JSON"
+    assert v8_parse_error("x".ljust(20)).reason == f"Unexpected token 'x', \"x{' ' * 19}\" is not valid JSON"
+
+
+def test_positions_count_utf16_units() -> None:
+    error = v8_parse_error('{"😀":1,}')
+    assert error is not None
+    assert error.reason == "Expected double-quoted property name in JSON at position 8"
+    assert error.offset == 7  # code points, for line/column
+
+
+def test_data_model() -> None:
+    value = loads('{"a":1,"b":1.0,"c":1e400,"d":-0.0,"e":123456789012345678901,"f":9007199254740993,"a":2}')
+    assert list(value) == ["a", "b", "c", "d", "e", "f"]  # duplicate key keeps its first position
+    assert value["a"] == 2 and type(value["a"]) is int  # last value wins
+    assert type(value["b"]) is float
+    assert value["c"] == math.inf
+    assert math.copysign(1, value["d"]) == -1
+    assert value["e"] == 1.2345678901234568e20 and type(value["e"]) is float
+    assert type(value["f"]) is float
+    assert loads('"\\ud83d\\ude00 \\ud83d"') == "😀 \ud83d"
+
+
+def test_deep_documents_load_up_to_the_limit() -> None:
+    for depth in (2000, 3000, MAX_DEPTH):
+        value = loads("[" * depth + "]" * depth)
+        for _ in range(depth - 1):
+            value = value[0]
+        assert value == []
+    with pytest.raises(JSONDepthError):
+        loads("[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1))
+    with pytest.raises(JSONParseError):  # invalid *and* deep: still a clean error, never RecursionError
+        loads('{"a":' * 100_000)
+
+
+def test_scan_spans() -> None:
+    text = '{"a": [1, {"b": "x"}],\n "c": true}'
+    spans = scan_spans(text)
+    assert spans[()] == (-1, -1, 0, len(text))
+    key_start, key_end, start, end = spans[("a", 1, "b")]
+    assert text[key_start:key_end] == '"b"' and text[start:end] == '"x"'
+    assert text[spans[("a",)][2] : spans[("a",)][3]] == '[1, {"b": "x"}]'
+    assert text[spans[("c",)][0] : spans[("c",)][1]] == '"c"'
+    assert scan_spans(text, {("c",)}) == {("c",): spans[("c",)]}
+
+
+# --- differential test against Node (the reference engine), when available ------------------------
+
+_NODE = shutil.which("node")
+_SCRIPT = (
+    "const cs=JSON.parse(require('fs').readFileSync(0,'utf8'));"
+    "process.stdout.write(JSON.stringify(cs.map(t=>{try{JSON.parse(t);return null}catch(e){return e.message}})))"
+)
+
+
+def _node_reasons(texts: list[str]) -> list[str | None]:
+    done = subprocess.run([_NODE or "node", "-e", _SCRIPT], input=json.dumps(texts), capture_output=True, text=True, check=True)
+    return json.loads(done.stdout)
+
+
+_PIECES = st.sampled_from(
+    ['{', '}', '[', ']', ',', ':', '"a"', '"', '\\', 'u', '1', '0', '-', '.', 'e', '+', 'true', 'tru', 'null', ' ',
+     '\n', 'x', "'", 'NaN', '😀', '\\u00', '\x01', '"\\n"', '1.5', '-0', '{"k":', '[1,']
+)
+
+
+@pytest.mark.skipif(_NODE is None, reason="node is not installed")
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.lists(_PIECES, max_size=14).map("".join), min_size=50, max_size=50))
+def test_matches_node_json_parse(texts: list[str]) -> None:
+    reference = _node_reasons(texts)
+    for text, expected in zip(texts, reference, strict=True):
+        error = v8_parse_error(text)
+        assert (error.reason if error else None) == expected, text
+        if expected is None:
+            assert loads(text) == json.loads(text, parse_constant=lambda c: pytest.fail(c))
+        else:
+            with pytest.raises(JSONParseError):
+                loads(text)  # the fast path never accepts what JSON.parse rejects
