@@ -37,14 +37,14 @@ def test_reviewer(forgec_compile, prompt_snapshot):
 def project(pytester: pytest.Pytester) -> pytest.Pytester:
     pytester.makefile(".json", reviewer=json.dumps(STACK, indent=2))
     pytester.makefile(".yaml", ctx=CONTEXT)
-    pytester.makepyfile(test_prompts=TEST)
+    pytester.makepyfile(test_my_stack_prompts=TEST)
     return pytester
 
 
 def test_update_writes_a_readable_golden_file_and_the_next_run_passes(project: pytest.Pytester) -> None:
     first = project.runpytest("--snapshot-update", "-p", "no:cacheprovider")
     first.assert_outcomes(passed=1)
-    golden = project.path / "__snapshots__" / "test_prompts" / "test_reviewer.prompt.md"
+    golden = project.path / "__snapshots__" / "test_my_stack_prompts" / "test_reviewer.prompt.md"
     text = golden.read_text(encoding="utf-8")
     assert "## system prompt" in text and "You review code." in text
     assert "## message 2 · user · stack item ask" in text
