@@ -153,27 +153,31 @@ class Report:
         return f"Found {', '.join(parts)} in {files}.{unread}"
 
 
-def run_extra_checks(loaded: Any, checks: list[str] | None = None) -> list[Diagnostic]:
-    """forgec's own checks on a loaded stack; a check whose module is missing is skipped."""
+def run_extra_checks(loaded: Any, checks: list[str] | None = None, *, registry: Any = None) -> list[Diagnostic]:
+    """forgec's own checks on a loaded stack; a check whose module is missing is skipped.
+
+    With a plugin ``registry`` each check is called as ``fn(loaded, registry)``, so custom macros
+    and slots of trusted plugins count as known.
+    """
     out: list[Diagnostic] = []
     for spec in EXTRA_CHECKS if checks is None else checks:
         fn = _resolve_check(spec)
         if fn is None:
             continue
-        for diagnostic in fn(loaded):
+        for diagnostic in fn(loaded) if registry is None else fn(loaded, registry):
             diagnostic.extra = True
             out.append(diagnostic)
     return out
 
 
-_CHECK_CACHE: dict[str, Callable[[Any], list[Diagnostic]] | None] = {}
+_CHECK_CACHE: dict[str, Callable[..., list[Diagnostic]] | None] = {}
 
 
-def _resolve_check(spec: str) -> Callable[[Any], list[Diagnostic]] | None:
+def _resolve_check(spec: str) -> Callable[..., list[Diagnostic]] | None:
     if spec in _CHECK_CACHE:
         return _CHECK_CACHE[spec]
     module_name, _, attr = spec.partition(":")
-    fn: Callable[[Any], list[Diagnostic]] | None
+    fn: Callable[..., list[Diagnostic]] | None
     try:
         module = importlib.import_module(module_name)
     except ModuleNotFoundError as exc:
@@ -187,14 +191,14 @@ def _resolve_check(spec: str) -> Callable[[Any], list[Diagnostic]] | None:
     return fn
 
 
-def _finish(loaded: Any, display: str) -> FileResult:
+def _finish(loaded: Any, display: str, registry: Any = None) -> FileResult:
     """Extra checks, positions resolved once, and the result record of one loaded stack."""
     from forgec.source import resolve_spans
 
     diagnostics = list(loaded.diagnostics)
     document = loaded.document
     if document is not None and document.parsed:
-        diagnostics.extend(run_extra_checks(loaded))
+        diagnostics.extend(run_extra_checks(loaded, registry=registry))
     resolve_spans(diagnostics, document)
     text = document.text if document is not None else None
     return FileResult(display, "stack", loaded.stack_id, loaded.usable, diagnostics, text)
@@ -208,18 +212,23 @@ def _resolved(path: str | os.PathLike[str]) -> Path:
 
 
 def lint_targets(
-    targets: list[Target], *, stdin_filename: str | None = None, cwd: Path | None = None
+    targets: list[Target], *, stdin_filename: str | None = None, cwd: Path | None = None, registry: Any = None
 ) -> list[FileResult]:
-    """Load and check every target; each project group is loaded at most once."""
+    """Load and check every target; each project group is loaded at most once.
+
+    ``registry`` (a :class:`forgec.plugins.Registry`) adds the trusted plugins' slot names to the
+    loader's supported slots and their macros to the macro lint.
+    """
     from forgec.codecs.stack import load_stack_file, load_stack_folder
 
+    slots = _supported_slots(registry)
     cwd = cwd if cwd is not None else Path.cwd()
     groups: dict[tuple[Path, ...], list[Any]] = {}
     by_path: dict[tuple[Path, ...], dict[Path, Any]] = {}
 
     def group_of(dirs: tuple[Path, ...]) -> list[Any]:
         if dirs not in groups:
-            groups[dirs] = load_stack_folder(list(dirs), scope="project")
+            groups[dirs] = load_stack_folder(list(dirs), scope="project", supported_slots=slots)
         return groups[dirs]
 
     def member(dirs: tuple[Path, ...], path: Path) -> Any:
@@ -231,13 +240,13 @@ def lint_targets(
     results: list[FileResult] = []
     for target in targets:
         if target.stdin:
-            results.append(_lint_stdin(stdin_filename))
+            results.append(_lint_stdin(stdin_filename, slots, registry))
         elif target.path is None:
             assert target.group is not None
             arg, base = target.display_base or ("", cwd.resolve())
             for loaded in group_of(target.group):
                 display = os.path.normpath(os.path.join(arg, os.path.relpath(loaded.path, base)))
-                results.append(_finish(loaded, display))
+                results.append(_finish(loaded, display, registry))
         else:
             found = None
             if target.group is not None:
@@ -245,12 +254,21 @@ def lint_targets(
             if found is None:
                 # not in a group, or not something the group loader lists (a YAML file, a legacy
                 # file shadowed by the primary folder): load it on its own
-                found = load_stack_file(target.path, scope="project")
-            results.append(_finish(found, target.display))
+                found = load_stack_file(target.path, scope="project", supported_slots=slots)
+            results.append(_finish(found, target.display, registry))
     return results
 
 
-def _lint_stdin(stdin_filename: str | None) -> FileResult:
+def _supported_slots(registry: Any) -> list[str] | None:
+    """The loader's supported slot names: built-ins plus the registry's (None: built-ins only)."""
+    if registry is None:
+        return None
+    from forgec.slots import supported_slot_names
+
+    return supported_slot_names(registry)
+
+
+def _lint_stdin(stdin_filename: str | None, slots: list[str] | None = None, registry: Any = None) -> FileResult:
     """A stack from standard input, checked as if it were a file named ``--stdin-filename``.
 
     The file name matters (fallback id, the ``default.json`` warning, JSON vs YAML); bytes are
@@ -261,8 +279,8 @@ def _lint_stdin(stdin_filename: str | None) -> FileResult:
     display = stdin_filename or "-"
     name = os.path.basename(stdin_filename) if stdin_filename else "stdin.json"
     text = sys.stdin.buffer.read().decode("utf-8", errors="replace")
-    loaded = load_stack_data(text, name, scope="project", path=display)
-    return _finish(loaded, display)
+    loaded = load_stack_data(text, name, scope="project", path=display, supported_slots=slots)
+    return _finish(loaded, display, registry)
 
 
 def build_report(results: list[FileResult], selection: RuleSelection, *, strict: bool) -> Report:

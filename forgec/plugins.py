@@ -41,6 +41,7 @@ _NAME = re.compile(r"[A-Za-z][A-Za-z0-9_.-]*")
 
 PLUGIN_LOAD_FAILED = "FG950"
 PLUGIN_NOT_TRUSTED = "FG951"
+PLUGIN_NOT_INSTALLED = "FG952"
 
 
 class PluginError(ValueError):
@@ -155,12 +156,16 @@ def load_plugins(
     """Load the trusted plugins of group ``forgec.plugins`` into ``registry``.
 
     An installed plugin that is not trusted is reported (FG951, info) and not imported; one that
-    fails to import or register is reported (FG950, error) and the rest still load.  Never raises.
+    fails to import or register is reported (FG950, error) and the rest still load; a ``trusted``
+    name no entry point has is reported (FG952, warning).  Never raises.
     """
     sink = diagnostics if diagnostics is not None else []
-    allowed = set(trusted)
+    wanted = list(dict.fromkeys(trusted))
+    allowed = set(wanted)
+    seen: set[str] = set()
     for ep in entry_points if entry_points is not None else _entry_points():
         name = getattr(ep, "name", str(ep))
+        seen.add(name)
         if not trust_all and name not in allowed:
             sink.append(
                 Diagnostic(
@@ -183,4 +188,15 @@ def load_plugins(
             )
             continue
         registry.loaded.append(name)
+    for name in wanted:
+        if name not in seen:  # a typo or an uninstalled package: the user expects its macros and slots
+            sink.append(
+                Diagnostic(
+                    "warning",
+                    f"Plugin {name} is trusted in [tool.forgec] plugins but no installed package provides "
+                    f"a {ENTRY_POINT_GROUP} entry point of that name.",
+                    PLUGIN_NOT_INSTALLED,
+                    extra=True,
+                )
+            )
     return registry

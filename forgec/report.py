@@ -56,18 +56,20 @@ def _same_file(loaded: Any, path: Path) -> bool:
     return getattr(loaded, "file_name", None) == path.name
 
 
-def _load_path(path: Path) -> tuple[Any, list[Any]]:
+def _load_path(path: Path, supported_slots: list[str] | None = None) -> tuple[Any, list[Any]]:
     """The loaded main file and the other files of its folder, in the loader's order (§16.15a)."""
     from forgec.codecs.stack import load_stack_file, load_stack_folder
 
     group = _stack_folder_group(path)
     if group is not None:
         # pi-forge lists only ``*.json``; YAML siblings take part only when the main file is YAML
-        loaded_all = load_stack_folder(group, scope="project", include_yaml=path.suffix != ".json")
+        loaded_all = load_stack_folder(
+            group, scope="project", include_yaml=path.suffix != ".json", supported_slots=supported_slots
+        )
         for position, loaded in enumerate(loaded_all):
             if _same_file(loaded, path):
                 return loaded, loaded_all[:position] + loaded_all[position + 1 :]
-    return load_stack_file(path), []
+    return load_stack_file(path, supported_slots=supported_slots), []
 
 
 @dataclass(slots=True)
@@ -79,17 +81,25 @@ class ReportInputs:
     context: Any  # forgec.codecs.context.Context
 
 
-def load_for_report(stack: Any, context: Any = None) -> ReportInputs:
-    """Load a stack (path, raw data or a ``LoadedStack``) and a context (path, dict or None)."""
+def load_for_report(stack: Any, context: Any = None, *, registry: Any = None) -> ReportInputs:
+    """Load a stack (path, raw data or a ``LoadedStack``) and a context (path, dict or None).
+
+    ``registry``'s custom slots count as supported when the stack is validated (§12).
+    """
     from forgec.codecs.context import load_context
 
+    slots: list[str] | None = None
+    if registry is not None:
+        from forgec.slots import supported_slot_names
+
+        slots = supported_slot_names(registry)
     others: list[Any] = []
     if isinstance(stack, (str, Path)):
-        loaded, others = _load_path(Path(stack))
+        loaded, others = _load_path(Path(stack), slots)
     elif isinstance(stack, (dict, list)) or not hasattr(stack, "stack"):
         from forgec.codecs.stack import load_stack_data
 
-        loaded = load_stack_data(stack, "stack.json")
+        loaded = load_stack_data(stack, "stack.json", supported_slots=slots)
     else:
         loaded = stack
     return ReportInputs(loaded, others, load_context(context))
@@ -136,9 +146,10 @@ def compile_report(
     raw stack data, or a ``LoadedStack``.  ``context``: a context file path, its data, or None for
     the defaults.  ``finalize``: None adds the section when the context has ``finalizeMessages``;
     True/False force it on/off.  ``payloads=True`` adds provider bodies when forgec's emitters
-    provide ``forgec.emit.report_payloads``.
+    provide ``forgec.emit.report_payloads``.  ``registry``: the custom macros and slots of trusted
+    plugins (:mod:`forgec.plugins`), used by both the loader (supported slots) and the compiler.
     """
-    inputs = stack if isinstance(stack, ReportInputs) else load_for_report(stack, context)
+    inputs = stack if isinstance(stack, ReportInputs) else load_for_report(stack, context, registry=registry)
     return build_report(inputs, finalize=finalize, payloads=payloads, registry=registry)
 
 

@@ -20,17 +20,25 @@ GOLDEN_SUFFIX = ".prompt.md"
 
 
 def compile_for_snapshot(
-    stack: Path, context: Path | None, *, target: str | None = None, model: str | None = None
+    stack: Path,
+    context: Path | None,
+    *,
+    target: str | None = None,
+    model: str | None = None,
+    registry: Any = None,
 ) -> Any:
-    """The compile report of ``stack`` (or its request body for ``target``), ready to snapshot."""
+    """The compile report of ``stack`` (or its request body for ``target``), ready to snapshot.
+
+    ``registry``: custom macros and slots of trusted plugins (:mod:`forgec.plugins`).
+    """
     from forgec.report import compile_report
 
     if target is None:
-        return compile_report(stack, context)
+        return compile_report(stack, context, registry=registry)
     from forgec.codecs.context import load_context
     from forgec.emit import emit_body
 
-    report = compile_report(stack, context)
+    report = compile_report(stack, context, registry=registry)
     ctx = load_context(context)
     return emit_body(
         target,
@@ -57,16 +65,16 @@ class SnapshotResult:
     diff: list[str]
 
 
-def render_stack(stack: Path, context: Path | None) -> str:
+def render_stack(stack: Path, context: Path | None, *, registry: Any = None) -> str:
     """The golden text of one stack."""
     title = f"{stack.name}" + (f" with {context.name}" if context else " with the built-in sample context")
-    return render_golden(compile_for_snapshot(stack, context), title=title)
+    return render_golden(compile_for_snapshot(stack, context, registry=registry), title=title)
 
 
-def check(stack: Path, context: Path | None) -> SnapshotResult:
+def check(stack: Path, context: Path | None, *, registry: Any = None) -> SnapshotResult:
     """Compare a stack's compile output with its golden file."""
     golden = golden_path(stack)
-    actual = render_stack(stack, context)
+    actual = render_stack(stack, context, registry=registry)
     if not golden.is_file():
         return SnapshotResult(stack, golden, "missing", [])
     expected = golden.read_text(encoding="utf-8")
@@ -75,12 +83,12 @@ def check(stack: Path, context: Path | None) -> SnapshotResult:
     return SnapshotResult(stack, golden, "changed", diff_golden(expected, actual))
 
 
-def update(stack: Path, context: Path | None) -> SnapshotResult:
+def update(stack: Path, context: Path | None, *, registry: Any = None) -> SnapshotResult:
     """Write (atomically) the golden file when it is missing or different."""
-    result = check(stack, context)
+    result = check(stack, context, registry=registry)
     if result.status == "same":
         return result
-    text = render_stack(stack, context)
+    text = render_stack(stack, context, registry=registry)
     result.golden.parent.mkdir(parents=True, exist_ok=True)
     tmp = result.golden.with_name(result.golden.name + f".tmp{os.getpid()}")
     tmp.write_text(text, encoding="utf-8")

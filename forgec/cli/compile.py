@@ -14,6 +14,12 @@ from typing import Any
 import click
 
 from forgec.cli._common import no_traceback
+from forgec.cli._plugins import (
+    echo_plugin_diagnostics,
+    plugin_setup_for,
+    report_needs_plugin,
+    trust_plugins_option,
+)
 
 _TARGETS = ("anthropic-messages", "google-generative-ai", "openai-completions", "openai-responses")
 
@@ -27,7 +33,12 @@ Examples:
 \b
 --target all prints the whole `payloads` section of the compile report (the four
 reference models). Exit codes: 0 body written, 1 pi-ai would fail to build the
-request (the error is printed), 2 usage error or unreadable input."""
+request (the error is printed), 2 usage error or unreadable input.
+
+\b
+Custom macros and slots come from trusted plugins: --trust-plugins, or
+[tool.forgec] plugins = ["name"] in pyproject.toml; a trusted plugin that fails to
+load is printed on stderr and the stack compiles without it."""
 
 def _echo_diagnostics(diagnostics: list[Any]) -> None:
     for diagnostic in diagnostics:
@@ -65,6 +76,7 @@ def _write(text: str, out: Path | None) -> None:
               help="Pi session id (OpenAI Responses prompt_cache_key); default 01950000-0000-7000-8000-000000000000.")
 @click.option("--redact", is_flag=True, help="Apply pi-forge's payload redaction and truncation, with a size line on stderr.")
 @click.option("--out", "out", type=click.Path(dir_okay=False, path_type=Path), help="Write the body to FILE.")
+@trust_plugins_option
 @no_traceback
 def compile_command(
     stack: Path,
@@ -76,6 +88,7 @@ def compile_command(
     session_id: str | None,
     redact: bool,
     out: Path | None,
+    trust_plugins: bool = False,
 ) -> None:
     """Compile STACK and print the provider request body Pi would send (no network access)."""
     from forgec.emit import DEFAULT_SESSION_ID, build_payloads, compile_payload, report_payloads
@@ -97,12 +110,16 @@ def compile_command(
         click.echo(f"forgec compile: error: model {model.key} uses the {model.api} API, not {target}", err=True)
         sys.exit(2)
 
+    plugins = plugin_setup_for(stack, trust_plugins)
     try:
-        inputs = load_for_report(stack, context_path)
-        doc = build_report(inputs)
+        inputs = load_for_report(stack, context_path, registry=plugins.registry)
+        doc = build_report(inputs, registry=plugins.registry)
     except Exception as exc:  # the readers refuse the stack or context: report it, no traceback
+        echo_plugin_diagnostics(plugins, "forgec compile")
         click.echo(f"forgec compile: {exc}", err=True)
         sys.exit(2)
+    plugins.note_untrusted(report_needs_plugin(doc))
+    echo_plugin_diagnostics(plugins, "forgec compile")
     ctx = inputs.context
     sid = session_id or DEFAULT_SESSION_ID
 

@@ -12,6 +12,13 @@ from pathlib import Path
 
 import click
 
+from forgec.cli._plugins import (
+    echo_plugin_diagnostics,
+    plugin_setup_for,
+    report_needs_plugin,
+    trust_plugins_option,
+)
+
 
 @click.command("preview")
 @click.argument("stack", type=click.Path(exists=True, dir_okay=False, path_type=Path))
@@ -30,10 +37,13 @@ import click
     help="text: pi-forge's preview (coloured on a terminal); markdown; json: the compile report.",
 )
 @click.option("--no-color", is_flag=True, help="Plain text even on a terminal.")
-def preview(stack: Path, context_path: Path | None, fmt: str, no_color: bool) -> None:
+@trust_plugins_option
+def preview(stack: Path, context_path: Path | None, fmt: str, no_color: bool, trust_plugins: bool = False) -> None:
     """Compile STACK and show its system prompt, messages (with sources) and diagnostics.
 
-    Exit status: 0 when no diagnostic is an error, 1 otherwise, 2 for unreadable input.
+    Exit status: 0 when no diagnostic is an error, 1 otherwise (a trusted plugin that fails to
+    load counts, and is printed on stderr), 2 for unreadable input.  Custom macros and slots come
+    from trusted plugins: --trust-plugins, or [tool.forgec] plugins = ["name"].
 
     \b
     Examples:
@@ -45,12 +55,16 @@ def preview(stack: Path, context_path: Path | None, fmt: str, no_color: bool) ->
     from forgec.preview import preview_diagnostics, render_markdown, render_rich, render_text
     from forgec.report import compile_report
 
+    plugins = plugin_setup_for(stack, trust_plugins)
     try:
-        report = compile_report(stack, context_path, payloads=(fmt == "json"))
+        report = compile_report(stack, context_path, payloads=(fmt == "json"), registry=plugins.registry)
     except Exception as exc:  # a context or stack the readers refuse: report it, never a traceback
+        echo_plugin_diagnostics(plugins, "forgec preview")
         click.echo(f"forgec preview: {exc}", err=True)
         sys.exit(2)
 
+    plugins.note_untrusted(report_needs_plugin(report))
+    echo_plugin_diagnostics(plugins, "forgec preview")
     if fmt == "json":
         click.echo(dumps_report(report), nl=False)
     elif fmt == "markdown":
@@ -61,5 +75,5 @@ def preview(stack: Path, context_path: Path | None, fmt: str, no_color: bool) ->
         render_rich(report, Console())
     else:
         click.echo(render_text(report))
-    has_error = any(d.get("level") == "error" for d in preview_diagnostics(report))
+    has_error = bool(plugins.errors) or any(d.get("level") == "error" for d in preview_diagnostics(report))
     sys.exit(1 if has_error else 0)

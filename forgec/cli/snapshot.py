@@ -7,6 +7,8 @@ from pathlib import Path
 
 import click
 
+from forgec.cli._plugins import PluginSetup, echo_plugin_diagnostics, plugin_setup_for, trust_plugins_option
+
 EPILOG = """\b
 Examples:
   forgec snapshot update                      write golden files for the project's stacks
@@ -16,6 +18,8 @@ Examples:
 Golden files live in a __golden__ folder next to each stack (<stack>.prompt.md): the
 system prompt and every message as text with its role and source, then the canonical
 JSON. The pytest plugin (fixtures forgec_compile and prompt_snapshot) writes the same format.
+Custom macros and slots come from trusted plugins: --trust-plugins, or
+[tool.forgec] plugins = ["name"] in pyproject.toml.
 """
 
 
@@ -64,19 +68,33 @@ def _common(func):  # type: ignore[no-untyped-def]
         type=click.Path(exists=True, dir_okay=False, path_type=Path),
         help="Context file (JSON/YAML) to compile with; default: the built-in sample context.",
     )(func)
+    func = trust_plugins_option(func)
     func = click.argument("paths", nargs=-1, type=click.Path(path_type=Path))(func)
     return func
 
 
+def _plugins(paths: tuple[Path, ...], trust_plugins: bool) -> PluginSetup:
+    """The registry for this run; configuration is looked up from the first PATH (else the cwd)."""
+    setup = plugin_setup_for(paths[0] if paths else Path.cwd(), trust_plugins)
+    echo_plugin_diagnostics(setup, "forgec snapshot")
+    if setup.errors:
+        # a golden file compiled without a trusted plugin's macros and slots would be wrong
+        click.echo("forgec snapshot: a trusted plugin failed to load; no golden file was compared or written", err=True)
+        sys.exit(1)
+    return setup
+
+
 @snapshot.command("check", epilog=EPILOG)
 @_common
-def check_cmd(paths: tuple[Path, ...], context: Path | None) -> None:
+def check_cmd(paths: tuple[Path, ...], context: Path | None, trust_plugins: bool = False) -> None:
     """Exit 1 when a stack's compiled prompt differs from its golden file."""
     from forgec.snapshots import check
 
+    stacks = _stacks(paths)
+    registry = _plugins(paths, trust_plugins).registry
     failed = 0
-    for stack in _stacks(paths):
-        result = check(stack, context)
+    for stack in stacks:
+        result = check(stack, context, registry=registry)
         if result.status == "same":
             click.echo(f"ok       {_shown(stack)}")
             continue
@@ -92,10 +110,12 @@ def check_cmd(paths: tuple[Path, ...], context: Path | None) -> None:
 
 @snapshot.command("update", epilog=EPILOG)
 @_common
-def update_cmd(paths: tuple[Path, ...], context: Path | None) -> None:
+def update_cmd(paths: tuple[Path, ...], context: Path | None, trust_plugins: bool = False) -> None:
     """Write golden files that are missing or out of date."""
     from forgec.snapshots import update
 
-    for stack in _stacks(paths):
-        result = update(stack, context)
+    stacks = _stacks(paths)
+    registry = _plugins(paths, trust_plugins).registry
+    for stack in stacks:
+        result = update(stack, context, registry=registry)
         click.echo(f"{'written' if result.status == 'written' else 'same':8} {_shown(result.golden)}")

@@ -10,10 +10,15 @@ import io
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from forgec.cli._common import fail, no_traceback, use_color
+from forgec.cli._plugins import PluginSetup, echo_plugin_diagnostics, setup_plugins, trust_plugins_option
+
+if TYPE_CHECKING:
+    from forgec.lint import FileResult
 
 _EPILOG = """\b
 Examples:
@@ -31,7 +36,9 @@ PATH may be a file, a folder (its *.json/*.yaml/*.yml files, not recursive) or a
 project root; a file inside a project stack folder is checked together with its
 folder (duplicate stack ids across files). Rules can also be chosen in
 [tool.forgec] of the nearest pyproject.toml (select, extend-select, ignore,
-severity, strict); `forgec rule CODE` explains a rule.
+severity, strict, plugins); `forgec rule CODE` explains a rule.
+Custom macros and slots come from trusted plugins: --trust-plugins, or
+[tool.forgec] plugins = ["name"] (see docs/plugins.md).
 
 \b
 Exit codes: 0 no error (no warning with --strict), 1 errors found (or warnings
@@ -74,6 +81,7 @@ def _selectors(values: tuple[str, ...]) -> tuple[str, ...] | None:
 @click.option("--isolated", is_flag=True, help="Ignore any pyproject.toml configuration.")
 @click.option("-o", "--output-file", type=click.Path(dir_okay=False, writable=True), metavar="FILE",
               help="Write the report to FILE instead of standard output.")
+@trust_plugins_option
 @no_traceback
 def validate(
     paths: tuple[str, ...],
@@ -87,6 +95,7 @@ def validate(
     config_file: str | None,
     isolated: bool,
     output_file: str | None,
+    trust_plugins: bool = False,
 ) -> None:
     """Lint prompt stacks: pi-forge's loader diagnostics (exact level, message and item id) plus
     forgec's own rules, each with a code, a name and a file:line:column position."""
@@ -113,10 +122,12 @@ def validate(
         fail(str(exc))
         return
 
+    plugins = setup_plugins(trust_all=trust_plugins, trusted=config.plugins)
     found = expand_paths(list(paths))
     for error in found.errors:
         click.echo(f"forgec: error: {error}", err=True)
-    results = lint_targets(found.targets, stdin_filename=stdin_filename)
+    results = lint_targets(found.targets, stdin_filename=stdin_filename, registry=plugins.registry)
+    _report_plugins(plugins, results, quiet)
     if not paths and not results:
         click.echo(
             "forgec: warning: no prompt stacks found in .pi/forge/prompt-stacks or .pi/prompt-stacks",
@@ -135,6 +146,23 @@ def validate(
         # color=True stops click from stripping the escapes it would strip on a pipe
         click.echo(buffer.getvalue(), nl=False, color=colored)
     sys.exit(report.exit_code)
+
+
+#: slot-not-registered, unknown-macro, missing-macro-plugin: what an untrusted plugin may provide
+_NEEDS_PLUGIN = frozenset({"FG136", "FG210", "FG214"})
+
+
+def _report_plugins(plugins: PluginSetup, results: list[FileResult], quiet: bool) -> None:
+    """A trusted plugin that failed to load is an error of every checked file (each was checked
+    without its macros and slots, like pi-forge's runtime prepends extension-loading diagnostics to
+    every stack); notes about untrusted or missing plugins concern the setup and go to stderr."""
+    import dataclasses
+
+    plugins.note_untrusted(any(d.code in _NEEDS_PLUGIN for result in results for d in result.diagnostics))
+    for result in results:
+        result.diagnostics[:0] = [dataclasses.replace(d) for d in plugins.errors]
+    shown = plugins if not results else PluginSetup(plugins.registry, [d for d in plugins.diagnostics if d.level != "error"])
+    echo_plugin_diagnostics(shown, "forgec", quiet=quiet)
 
 
 def _config_start(paths: tuple[str, ...], stdin_filename: str | None) -> Path:

@@ -5,12 +5,19 @@ Usage in a test file::
     def test_reviewer(forgec_compile, prompt_snapshot):
         assert forgec_compile("stacks/reviewer.json", context="ctx.yaml") == prompt_snapshot
 
-Paths are relative to the test file, so a test suite can be run from any directory.
+Paths are relative to the test file, so a test suite can be run from any directory.  Custom
+macros and slots of installed plugins are used only when the test trusts them::
+
+    forgec_compile("stacks/status.json", trust_plugins=True)         # every installed plugin
+    forgec_compile("stacks/status.json", trust_plugins=["acme"])     # these entry-point names
+    forgec_compile("stacks/status.json", registry=my_registry)       # a Registry built by the test
+
+A trusted plugin that fails to load fails the test (its output would silently lack the plugin).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -23,14 +30,29 @@ def forgec_compile(request: pytest.FixtureRequest) -> Callable[..., Any]:
     base = Path(str(request.path)).parent
 
     def compile_(stack: str | Path, context: str | Path | None = None, target: str | None = None,
-                 model: str | None = None) -> Any:
+                 model: str | None = None, *, trust_plugins: bool | Iterable[str] = False,
+                 registry: Any = None) -> Any:
         from forgec.snapshots import compile_for_snapshot
 
         stack_path = base / stack
         context_path = base / context if context is not None else None
-        return compile_for_snapshot(stack_path, context_path, target=target, model=model)
+        if registry is None and trust_plugins is not False:
+            registry = _trusted_registry(trust_plugins)
+        return compile_for_snapshot(stack_path, context_path, target=target, model=model, registry=registry)
 
     return compile_
+
+
+def _trusted_registry(trust: bool | Iterable[str]) -> Any:
+    from forgec.plugins import Registry, load_plugins
+
+    diagnostics: list[Any] = []
+    names: Iterable[str] = () if isinstance(trust, bool) else [trust] if isinstance(trust, str) else trust
+    registry = load_plugins(Registry(), trust_all=trust is True, trusted=names, diagnostics=diagnostics)
+    problems = [d.message for d in diagnostics if d.level != "info"]
+    if problems:
+        pytest.fail("forgec_compile: " + "; ".join(problems), pytrace=False)
+    return registry
 
 
 @pytest.fixture
