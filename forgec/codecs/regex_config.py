@@ -2,12 +2,13 @@
 
 These run at load time only; at compile time pi-forge reads rules leniently
 (:mod:`forgec.passes.regex`).  Whether a pattern compiles is decided by the JavaScript regex engine
-(:mod:`forgec.jsregex`); while that engine is unavailable the check falls back to the ``regex``
-module, which agrees on the common cases but not on every one.
+(:mod:`forgec.jsregex`, its V8-parser port only); while that engine is unavailable the check falls
+back to the ``regex`` module, which agrees on the common cases but not on every one.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
@@ -20,9 +21,15 @@ __all__ = ["SUPPORTED_FLAGS", "check_regex_config", "compile_error"]
 SUPPORTED_FLAGS = "gimsu"
 _ROLES_OF_TARGETS = ("system", "messages")
 _EFFECTS = ("outgoing", "display", "both", "finalize")
-_WS = "[" + re.escape(JS_WHITESPACE) + "]*"
-#: ``/\{\{\s*match\s*\}\}/i`` without Unicode case folding (JavaScript ``i`` without ``u``).
-_ST_MATCH = re.compile(r"\{\{" + _WS + "[mM][aA][tT][cC][hH]" + _WS + r"\}\}")
+
+
+@functools.cache
+def _st_match() -> re.Pattern[str]:
+    r"""``/\{\{\s*match\s*\}\}/i`` without Unicode case folding (JavaScript ``i`` without ``u``).
+
+    Compiled on first use: most replacements hold no ``{{`` and never need it."""
+    ws = "[" + re.escape(JS_WHITESPACE) + "]*"
+    return re.compile(r"\{\{" + ws + "[mM][aA][tT][cC][hH]" + ws + r"\}\}")
 
 
 def _is_string_list(value: Any) -> bool:
@@ -38,18 +45,20 @@ def _non_negative(value: Any) -> bool:
 
 
 def compile_error(pattern: str, flags: str) -> str | None:
-    """V8's ``Invalid regular expression: /…/…: reason`` for a pattern, or ``None`` if it compiles."""
+    """V8's ``Invalid regular expression: /…/…: reason`` for a pattern, or ``None`` if it compiles.
+
+    Only V8's parser (ported in :mod:`forgec.jsregex.syntax`) decides this, as in pi-forge's loader;
+    the pattern is not emitted for the ``regex`` module here, so a cold ``forgec validate`` does not
+    import the matcher.  ``flags`` have been checked by the caller (supported, no repeats).
+    """
     try:
-        from forgec.jsregex import JSRegexError, compile_js
+        from forgec.jsregex.syntax import syntax_error
     except ImportError:
         return _fallback_compile_error(pattern, flags)
     try:
-        compile_js(pattern, flags)
-    except JSRegexError as error:
-        return str(error)
+        return syntax_error(pattern, flags)
     except (RecursionError, MemoryError, ValueError) as error:
         return f"Invalid regular expression: /{pattern}/{_ordered(flags)}: {error}"
-    return None
 
 
 def _ordered(flags: str) -> str:
@@ -213,7 +222,7 @@ def _check_rule(rule: Any, index: int, seen: set[str], diagnostics: list[Diagnos
         replace = rule["replace"]
         if not isinstance(replace, str):
             add("error", f"{label} replace must be a string when provided.", codes.REGEX_REPLACE_TYPE, "replace")
-        elif _ST_MATCH.search(replace):
+        elif "{{" in replace and _st_match().search(replace):
             add(
                 "warning",
                 f"{label} replacement contains SillyTavern {{{{match}}}}; use JavaScript $& or re-import the "

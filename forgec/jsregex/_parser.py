@@ -26,7 +26,6 @@ from ._ast import (
     Seq,
     max_match_is_zero,
 )
-from ._unicode_data import BINARY_NAMES, GC_NAMES, SCRIPT_NAMES
 
 END = -1
 MAX_CAPTURES = 1 << 16
@@ -42,9 +41,17 @@ class PatternSyntaxError(Exception):
         self.reason = reason
 
 
+# ASCII members of ID_Start / ID_Continue: answered without the ``regex`` module (a cold import
+# costs several milliseconds, and almost every group name is ASCII)
+_ASCII_ID_START = frozenset(map(ord, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"))
+_ASCII_ID_PART = _ASCII_ID_START | frozenset(map(ord, "0123456789_"))
+
+
 def _is_id_start(c: int) -> bool:
     if c in (0x24, 0x5F):
         return True
+    if 0 <= c < 0x80:
+        return c in _ASCII_ID_START
     if c < 0 or 0xD800 <= c <= 0xDFFF:
         return False
     return _id_re("start").match(chr(c)) is not None
@@ -53,6 +60,8 @@ def _is_id_start(c: int) -> bool:
 def _is_id_part(c: int) -> bool:
     if c in (0x24, 0x200C, 0x200D):
         return True
+    if 0 <= c < 0x80:
+        return c in _ASCII_ID_PART
     if c < 0 or 0xD800 <= c <= 0xDFFF:
         return False
     return _id_re("part").match(chr(c)) is not None
@@ -661,6 +670,9 @@ class Parser:
                 name2.append(chr(c))
                 self.adv()
         self.adv()
+        # the name tables live in the large generated module; load it only when a property is used
+        from ._unicode_data import BINARY_NAMES, GC_NAMES, SCRIPT_NAMES
+
         a = "".join(name1)
         if name2 is None:
             if a in GC_NAMES or a in BINARY_NAMES:

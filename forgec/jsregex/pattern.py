@@ -16,26 +16,11 @@ from functools import lru_cache
 from typing import Any
 
 from ._emit import Emitted, emit
-from ._parser import PatternSyntaxError, parse
+from .errors import JSRegexError, JSRegexTimeout
 from .replace import expand_js_replacement, expand_trim_replacement, prepass_dollar_zero
+from .syntax import normalize_flags, parse_checked
 
 __all__ = ["JSMatch", "JSPattern", "JSRegexError", "JSRegexTimeout", "compile_js", "transform_string"]
-
-FLAG_ORDER = "gimsu"
-
-
-class JSRegexError(ValueError):
-    """The pattern is not a valid JavaScript regular expression; ``str()`` is V8's message."""
-
-    def __init__(self, message: str, reason: str = "", unsupported: bool = False) -> None:
-        super().__init__(message)
-        self.reason = reason
-        #: True when V8 accepts the pattern but forgec cannot run it (a forgec limitation, not a JS error).
-        self.unsupported = unsupported
-
-
-class JSRegexTimeout(TimeoutError):
-    """Matching exceeded its time budget (catastrophic backtracking); the text should be left unchanged."""
 
 
 def _units_view(text: str) -> str:
@@ -252,18 +237,9 @@ def _splice(view: str, matches: Sequence[JSMatch], fn: Callable[[JSMatch], str])
     return "".join(parts)
 
 
-def _normalize_flags(pattern: str, flags: str) -> str:
-    if len(set(flags)) != len(flags) or any(c not in FLAG_ORDER for c in flags):
-        raise JSRegexError(f"Invalid flags supplied to RegExp constructor '{flags}'", "invalid flags")
-    return "".join(c for c in FLAG_ORDER if c in flags)
-
-
 @lru_cache(maxsize=1024)
 def _compile(pattern: str, flags: str) -> JSPattern:
-    try:
-        parsed = parse(pattern, flags)
-    except PatternSyntaxError as exc:
-        raise JSRegexError(f"Invalid regular expression: /{pattern}/{flags}: {exc.reason}", exc.reason) from None
+    parsed = parse_checked(pattern, flags)
     emitted = emit(parsed.tree, flags, parsed.capture_count)
     import regex
 
@@ -282,7 +258,7 @@ def compile_js(pattern: str, flags: str = "") -> JSPattern:
     Raises :class:`JSRegexError` whose ``str()`` is V8's ``Invalid regular expression: /…/…: reason``.
     Compiled patterns are cached (LRU) by ``(pattern, flags)``.
     """
-    return _compile(pattern, _normalize_flags(pattern, flags))
+    return _compile(pattern, normalize_flags(flags))
 
 
 def transform_string(

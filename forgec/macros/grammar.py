@@ -290,15 +290,20 @@ def _parse_fast(text: str) -> Document:
 _CACHE: OrderedDict[str, Document] = OrderedDict()
 
 
-def parse(text: str) -> Document:
-    """The AST of ``text``, cached per distinct text (stacks are compiled many times)."""
+def parse(text: str, *, use_lark: bool = True) -> Document:
+    """The AST of ``text``, cached per distinct text (stacks are compiled many times).
+
+    ``use_lark=False`` parses every size with :func:`_parse_fast`: the same AST (the property tests
+    compare both parsers), without importing lark and building its tables, about 20 ms of a cold
+    process.  The macro lint of ``forgec validate`` uses it, where start-up time is the whole cost.
+    """
     doc = _CACHE.get(text)
     if doc is not None:
         _CACHE.move_to_end(text)
         return doc
     if "{{" not in text or "}}" not in text:  # nothing can be a macro
         doc = (text,) if text else ()
-    elif len(text) <= LARK_MAX_CHARS:
+    elif use_lark and len(text) <= LARK_MAX_CHARS:
         doc = parse_with_lark(text)
     else:
         doc = _parse_fast(text)

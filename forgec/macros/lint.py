@@ -75,7 +75,7 @@ def lint_stack_macros(loaded: Any, registry: Any = None) -> list[Diagnostic]:
         content = item.get("content")
         if item.get("kind") == "slot" or not isinstance(content, str) or "{{" not in content:
             continue
-        macros = list(iter_macros(parse(content)))
+        macros = list(iter_macros(parse(content, use_lark=False)))  # same AST, no lark import
         if macros:
             blocks.append((index, item, content, macros))
 

@@ -1,0 +1,54 @@
+"""``forgec validate`` keeps heavy libraries out of a cold start (docs/performance.md, "Validate").
+
+Not a timing test: it checks *which* modules a fresh interpreter has loaded after validating a stack
+with macros, an unknown macro (which triggers the untrusted-plugin note) and regex rules.  lark,
+``regex``, ``importlib.metadata`` and the jsregex matcher each cost tens of milliseconds and are not
+needed to lint such a stack.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+STACK = {
+    "schemaVersion": 1,
+    "type": "pi-forge.prompt-stack",
+    "id": "cold",
+    "variables": {"tone": "dry"},
+    "items": [
+        {"kind": "block", "id": "a", "role": "system",
+         "content": "Tone {{tone}}. {{ifvar::chapter::Chapter {{chapter}}.::Start.}}{{setvar::seen::1}}{{getvar::seen}}"},
+        {"kind": "slot", "id": "history", "slot": "chat-history"},
+    ],
+    "regex": {"schemaVersion": 1, "rules": [
+        {"id": "ooc", "stage": "history", "pattern": "\\s*\\(OOC:[^)]*\\)", "flags": "g", "replace": ""},
+        {"id": "named", "stage": "compiled", "pattern": "(?<who>[A-Z]\\w+) said", "flags": "gi", "replace": "$<who>"},
+        {"id": "bad", "stage": "history", "pattern": "(unclosed", "flags": "g", "replace": ""},
+    ]},
+}
+
+SCRIPT = """
+import json, sys
+from forgec.cli import main
+try:
+    main(["validate", "--format", "json", sys.argv[1]])
+except SystemExit:
+    pass
+heavy = ("lark", "regex", "importlib.metadata", "ruamel.yaml", "rich", "icu", "jsonschema",
+         "forgec.jsregex.pattern", "forgec.jsregex._unicode_data")
+print(json.dumps(sorted(m for m in heavy if m in sys.modules)), file=sys.stderr)
+"""
+
+
+def test_validate_does_not_import_heavy_modules(tmp_path: Path) -> None:
+    path = tmp_path / "cold.json"
+    path.write_text(json.dumps(STACK), encoding="utf-8")
+    done = subprocess.run([sys.executable, "-c", SCRIPT, str(path)], capture_output=True, text=True, check=False)
+    report = json.loads(done.stdout)
+    codes = [d["code"] for f in report["files"] for d in f["diagnostics"]]
+    assert "FG210" in codes  # {{chapter}}: the plugin note path ran
+    assert any("Unterminated group" in d["message"] for f in report["files"] for d in f["diagnostics"])
+    assert json.loads(done.stderr.strip().splitlines()[-1]) == []
