@@ -79,8 +79,10 @@ def lint_stack_macros(loaded: Any, registry: Any = None) -> list[Diagnostic]:
         if macros:
             blocks.append((index, item, content, macros))
 
-    # names written by the stack itself, and names it reads
+    # names written by the stack itself, names it reads, and names it tests with ifvar/ifeq (a stack
+    # that tests a name expects the host to provide it as a session variable)
     written: set[str] = set()
+    guarded: set[str] = set()
     read: set[str] = set()
     dynamic_read = any(
         it.get("kind") == "slot" and it.get("slot") == "variables" and it.get("enabled") is not False
@@ -104,6 +106,8 @@ def lint_stack_macros(loaded: Any, registry: Any = None) -> list[Diagnostic]:
                     read.add(name)
             elif command and command not in BUILTIN_MACROS:
                 read.add(command)
+            if command in ("ifvar", "ifeq") and args and _literal(args[0]):
+                guarded.add(_literal(args[0]) or "")
 
     findings: list[Diagnostic] = []
     for index, item, text, macros in blocks:
@@ -140,7 +144,7 @@ def lint_stack_macros(loaded: Any, registry: Any = None) -> list[Diagnostic]:
                             macro,
                         )
                 continue
-            if command in custom or command in static or command in written or "{{" in command:
+            if command in custom or command in static or command in written or command in guarded or "{{" in command:
                 continue
             if command.lower() in SILLYTAVERN_MACROS:
                 add(
@@ -162,7 +166,8 @@ def lint_stack_macros(loaded: Any, registry: Any = None) -> list[Diagnostic]:
                     UNKNOWN_MACRO,
                     "warning",
                     f"Unknown macro {{{{{command}}}}}: not a built-in, a stack variable, a variable set by this "
-                    "stack or a registered custom macro.",
+                    "stack or a registered custom macro. If the host provides it as a session variable, read it "
+                    f"with {{{{getvar::{command}}}}} or guard it with {{{{ifvar::{command}::…}}}}.",
                     macro,
                 )
     return findings

@@ -77,3 +77,17 @@ def test_lint_findings() -> None:
 def test_lint_variables_slot_reads_everything() -> None:
     stack = {"items": [{"kind": "block", "id": "a", "content": "{{setvar::x::1}}"}, {"kind": "slot", "id": "v", "slot": "variables"}]}
     assert lint_stack_macros(stack) == []
+
+
+def test_lint_accepts_names_the_stack_tests_with_ifvar_or_ifeq() -> None:
+    # a host-provided session variable is unknown to a static check, but a stack that tests it with
+    # ifvar/ifeq shows that it expects it
+    stack = {
+        "items": [
+            {"kind": "block", "id": "a", "content": "{{ifvar::chapter::Chapter {{chapter}}.::Opening.}}"},
+            {"kind": "block", "id": "b", "content": "{{ifeq::mood::calm::{{mood}}}} {{weather}}"},
+        ]
+    }
+    found = lint_stack_macros(stack)
+    assert [(d.code, d.item_id) for d in found] == [("FG210", "b")]
+    assert "{{getvar::weather}}" in found[0].message
