@@ -13,7 +13,7 @@ of printing one long line of JSON.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from forgec.jscompat import dumps_report, json_stringify
@@ -24,9 +24,14 @@ HEADER = "<!-- forgec golden file: regenerate with `pytest --snapshot-update` or
 JSON_HEADING = "## canonical JSON"
 
 
-def render_golden(data: Any, *, title: str | None = None) -> str:
-    """Render a compile report (or a provider request body) as a golden file."""
-    lines: list[str] = [f"# {title}" if title else "# forgec golden file", HEADER, ""]
+def render_golden(data: Any, *, title: str | None = None, notes: Iterable[str] = ()) -> str:
+    """Render a compile report (or a provider request body) as a golden file.
+
+    ``notes`` become HTML comments under the header (``forgec snapshot`` records its context there).
+    """
+    lines: list[str] = [f"# {title}" if title else "# forgec golden file", HEADER]
+    lines.extend(f"<!-- {note} -->" for note in notes)
+    lines.append("")
     if isinstance(data, dict) and isinstance(data.get("system"), dict) and "messages" in data:
         lines.extend(_report_sections(data))
     elif isinstance(data, dict) and _looks_like_body(data):

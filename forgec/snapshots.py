@@ -9,7 +9,8 @@ move between the two.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,7 @@ from forgec.golden import diff_golden, render_golden
 
 GOLDEN_DIR = "__golden__"
 GOLDEN_SUFFIX = ".prompt.md"
+_CONTEXT_NOTE = re.compile(r"^<!-- context: (.+) -->$", re.MULTILINE)
 
 
 def compile_for_snapshot(
@@ -55,43 +57,107 @@ def golden_path(stack: Path) -> Path:
     return stack.parent / GOLDEN_DIR / (stack.name + GOLDEN_SUFFIX)
 
 
+class SnapshotError(Exception):
+    """A golden file or its inputs cannot be used; the message is for the user."""
+
+
 @dataclass(slots=True)
 class SnapshotResult:
-    """The outcome for one stack: ``status`` is ``same``, ``changed``, ``missing``, ``written``."""
+    """The outcome for one stack.
+
+    ``status`` is ``same``, ``changed``, ``missing``, ``written`` or ``unusable`` (the loader reported
+    errors: a golden file of a broken stack would only freeze the breakage, so none is compared or
+    written; ``errors`` lists them).
+    """
 
     stack: Path
     golden: Path
     status: str
-    diff: list[str]
+    diff: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    context: Path | None = None
+    #: the rendered golden text (what ``update`` writes)
+    text: str = field(default="", repr=False)
 
 
-def render_stack(stack: Path, context: Path | None, *, registry: Any = None) -> str:
-    """The golden text of one stack."""
-    title = f"{stack.name}" + (f" with {context.name}" if context else " with the built-in sample context")
-    return render_golden(compile_for_snapshot(stack, context, registry=registry), title=title)
+def _read_golden(golden: Path) -> str | None:
+    try:
+        return golden.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
+    except IsADirectoryError:
+        raise SnapshotError(f"{golden}: is a folder, not a golden file") from None
+    except UnicodeDecodeError as exc:
+        raise SnapshotError(f"{golden}: not a UTF-8 text file ({exc.reason} at byte {exc.start})") from None
+    except OSError as exc:
+        raise SnapshotError(f"{golden}: cannot be read: {exc.strerror or exc}") from None
 
 
-def check(stack: Path, context: Path | None, *, registry: Any = None) -> SnapshotResult:
-    """Compare a stack's compile output with its golden file."""
+def recorded_context(golden: Path, text: str | None) -> Path | None:
+    """The context a golden file was written with (``<!-- context: … -->``), resolved from its folder."""
+    if not text:
+        return None
+    match = _CONTEXT_NOTE.search(text)
+    if match is None:
+        return None
+    path = (golden.parent / match.group(1)).resolve()
+    if not path.is_file():
+        raise SnapshotError(
+            f"{golden}: was written with the context {match.group(1)}, which does not exist "
+            "(pass --context, or run `forgec snapshot update --context FILE`)"
+        )
+    return path
+
+
+def _render(stack: Path, context: Path | None, golden: Path, registry: Any) -> tuple[str, list[str]]:
+    """The golden text of one stack, and the loader's errors (empty when the stack is usable)."""
+    report = compile_for_snapshot(stack, context, registry=registry)
+    validation = report.get("validation") or {}
+    if validation.get("usable") is False:
+        errors = [d["message"] for d in validation.get("diagnostics", []) if d.get("level") == "error"]
+        return "", errors
+    notes: list[str] = []
+    if context is not None:
+        relative = os.path.relpath(context.resolve(), golden.parent.resolve()).replace(os.sep, "/")
+        notes.append(f"context: {relative}")
+    title = stack.name + (f" with {context.name}" if context else " with the built-in sample context")
+    return render_golden(report, title=title, notes=notes), []
+
+
+def check(stack: Path, context: Path | None = None, *, registry: Any = None) -> SnapshotResult:
+    """Compare a stack's compile output with its golden file.
+
+    Without ``context``, the context the golden file records is used (so ``check`` compiles with
+    what ``update`` used); with neither, forgec's built-in sample context.
+    """
     golden = golden_path(stack)
-    actual = render_stack(stack, context, registry=registry)
-    if not golden.is_file():
-        return SnapshotResult(stack, golden, "missing", [])
-    expected = golden.read_text(encoding="utf-8")
+    expected = _read_golden(golden)
+    context = context or recorded_context(golden, expected)
+    actual, errors = _render(stack, context, golden, registry)
+    if errors:
+        return SnapshotResult(stack, golden, "unusable", errors=errors, context=context)
+    if expected is None:
+        return SnapshotResult(stack, golden, "missing", context=context, text=actual)
     if expected == actual:
-        return SnapshotResult(stack, golden, "same", [])
-    return SnapshotResult(stack, golden, "changed", diff_golden(expected, actual))
+        return SnapshotResult(stack, golden, "same", context=context, text=actual)
+    return SnapshotResult(stack, golden, "changed", diff_golden(expected, actual), context=context, text=actual)
 
 
-def update(stack: Path, context: Path | None, *, registry: Any = None) -> SnapshotResult:
+def update(stack: Path, context: Path | None = None, *, registry: Any = None) -> SnapshotResult:
     """Write (atomically) the golden file when it is missing or different."""
     result = check(stack, context, registry=registry)
-    if result.status == "same":
+    if result.status not in ("missing", "changed"):
         return result
-    text = render_stack(stack, context, registry=registry)
-    result.golden.parent.mkdir(parents=True, exist_ok=True)
-    tmp = result.golden.with_name(result.golden.name + f".tmp{os.getpid()}")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, result.golden)
+    text = result.text
+    try:
+        result.golden.parent.mkdir(parents=True, exist_ok=True)
+        tmp = result.golden.with_name(result.golden.name + f".tmp{os.getpid()}")
+        try:
+            tmp.write_text(text, encoding="utf-8")
+            os.replace(tmp, result.golden)
+        finally:
+            tmp.unlink(missing_ok=True)
+    except OSError as exc:
+        raise SnapshotError(f"{result.golden}: cannot be written: {exc.strerror or exc}") from None
     result.status = "written"
     return result

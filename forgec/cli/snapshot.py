@@ -17,7 +17,9 @@ Examples:
 
 Golden files live in a __golden__ folder next to each stack (<stack>.prompt.md): the
 system prompt and every message as text with its role and source, then the canonical
-JSON. The pytest plugin (fixtures forgec_compile and prompt_snapshot) writes the same format.
+JSON. A golden file records the context it was written with, so a later check or
+update without --context uses the same one. Exit codes: 0 all current, 1 a golden file
+is missing or differs (or a stack has loader errors), 2 usage or file errors. The pytest plugin (fixtures forgec_compile and prompt_snapshot) writes the same format.
 Custom macros and slots come from trusted plugins: --trust-plugins, or
 [tool.forgec] plugins = ["name"] in pyproject.toml.
 """
@@ -66,7 +68,7 @@ def _common(func):  # type: ignore[no-untyped-def]
         "--context",
         "context",
         type=click.Path(exists=True, dir_okay=False, path_type=Path),
-        help="Context file (JSON/YAML) to compile with; default: the built-in sample context.",
+        help="Context file (JSON/YAML) to compile with; default: the one each golden file records, else the built-in sample context.",
     )(func)
     func = trust_plugins_option(func)
     func = click.argument("paths", nargs=-1, type=click.Path(path_type=Path))(func)
@@ -84,38 +86,57 @@ def _plugins(paths: tuple[Path, ...], trust_plugins: bool) -> PluginSetup:
     return setup
 
 
-@snapshot.command("check", epilog=EPILOG)
-@_common
-def check_cmd(paths: tuple[Path, ...], context: Path | None, trust_plugins: bool = False) -> None:
-    """Exit 1 when a stack's compiled prompt differs from its golden file."""
-    from forgec.snapshots import check
+def _run(action: str, paths: tuple[Path, ...], context: Path | None, trust_plugins: bool) -> None:
+    """Check or update every stack; one line per stack, diffs under changed ones."""
+    from forgec.snapshots import SnapshotError, check, update
 
     stacks = _stacks(paths)
     registry = _plugins(paths, trust_plugins).registry
-    failed = 0
+    run = update if action == "update" else check
+    failed = problems = 0
     for stack in stacks:
-        result = check(stack, context, registry=registry)
-        if result.status == "same":
-            click.echo(f"ok       {_shown(stack)}")
+        try:
+            result = run(stack, context, registry=registry)
+        except SnapshotError as exc:
+            click.echo(f"forgec snapshot: error: {exc}", err=True)
+            problems += 1
             continue
-        failed += 1
-        if result.status == "missing":
-            click.echo(f"missing  {_shown(stack)}: no golden file {_shown(result.golden)} (run `forgec snapshot update`)")
+        shown, golden = _shown(stack), _shown(result.golden)
+        if result.status == "same":
+            click.echo(f"{'ok' if action == 'check' else 'same':8} {shown}")
+        elif result.status == "written":
+            click.echo(f"written  {golden}")
+        elif result.status == "unusable":
+            failed += 1
+            click.echo(f"error    {shown}: the stack has loader errors; run `forgec validate {shown}`")
+            for message in result.errors:
+                click.echo(f"           {message}")
+        elif result.status == "missing":
+            failed += 1
+            click.echo(f"missing  {shown}: no golden file {golden} (run `forgec snapshot update`)")
         else:
-            click.echo(f"changed  {_shown(stack)} (golden file {_shown(result.golden)})")
+            failed += 1
+            click.echo(f"changed  {shown} (golden file {golden})")
             for line in result.diff:
                 click.echo("  " + line)
-    sys.exit(1 if failed else 0)
+    sys.exit(2 if problems else 1 if failed else 0)
+
+
+@snapshot.command("check", epilog=EPILOG)
+@_common
+def check_cmd(paths: tuple[Path, ...], context: Path | None, trust_plugins: bool = False) -> None:
+    """Exit 1 when a stack's compiled prompt differs from its golden file.
+
+    Without --context, each golden file's recorded context is used (the one `update` wrote it with).
+    """
+    _run("check", paths, context, trust_plugins)
 
 
 @snapshot.command("update", epilog=EPILOG)
 @_common
 def update_cmd(paths: tuple[Path, ...], context: Path | None, trust_plugins: bool = False) -> None:
-    """Write golden files that are missing or out of date."""
-    from forgec.snapshots import update
+    """Write golden files that are missing or out of date.
 
-    stacks = _stacks(paths)
-    registry = _plugins(paths, trust_plugins).registry
-    for stack in stacks:
-        result = update(stack, context, registry=registry)
-        click.echo(f"{'written' if result.status == 'written' else 'same':8} {_shown(result.golden)}")
+    Without --context, each golden file keeps the context it was written with.
+    """
+    _run("update", paths, context, trust_plugins)

@@ -81,3 +81,46 @@ def test_nonexistent_path_is_a_usage_error(tmp_path: Path, monkeypatch) -> None:
     result = CliRunner().invoke(cli, ["snapshot", "check", "nope.json"])
     assert result.exit_code == 2
     assert "no such file" in result.output
+
+
+def test_check_and_update_reuse_the_context_the_golden_file_records(tmp_path: Path, monkeypatch) -> None:
+    stack = _project(tmp_path)
+    context = tmp_path / "ctx.yaml"
+    context.write_text('now: "2026-03-14T09:26:53Z"\ntimezone: Asia/Tokyo\n', encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    runner = CliRunner()
+    assert runner.invoke(cli, ["snapshot", "update", "--context", "ctx.yaml"]).exit_code == 0
+    golden = stack.parent / "__golden__" / "helper.json.prompt.md"
+    assert "<!-- context: ../../../../ctx.yaml -->" in golden.read_text(encoding="utf-8")
+    # without --context the recorded one is used, so nothing changed
+    assert runner.invoke(cli, ["snapshot", "check"]).exit_code == 0
+    assert "same" in runner.invoke(cli, ["snapshot", "update"]).output
+    context.unlink()
+    gone = runner.invoke(cli, ["snapshot", "check"])
+    assert gone.exit_code == 2
+    assert "which does not exist" in gone.output
+
+
+def test_unusable_stacks_get_no_golden_file(tmp_path: Path, monkeypatch) -> None:
+    stack = _project(tmp_path)
+    stack.write_text('{"schemaVersion": 1, "id": "helper", "items": [', encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(cli, ["snapshot", "update"])
+    assert result.exit_code == 1
+    assert "loader errors" in result.output and "Failed to parse JSON" in result.output
+    assert not (stack.parent / "__golden__").exists()
+
+
+def test_unreadable_golden_files_are_reported_without_a_traceback(tmp_path: Path, monkeypatch) -> None:
+    stack = _project(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    golden = stack.parent / "__golden__" / "helper.json.prompt.md"
+    golden.parent.mkdir()
+    golden.write_bytes(b"\xff\xfe not utf-8")
+    result = CliRunner().invoke(cli, ["snapshot", "check"])
+    assert result.exit_code == 2 and "not a UTF-8 text file" in result.output
+    golden.unlink()
+    golden.mkdir()
+    result = CliRunner().invoke(cli, ["snapshot", "update"])
+    assert result.exit_code == 2 and "is a folder" in result.output
+    assert [p.name for p in golden.parent.iterdir()] == ["helper.json.prompt.md"]  # no temp file left
