@@ -269,19 +269,17 @@ def compile_messages(
             history = hist.chat_history_pipeline(original, item, diagnostics, pointer=("items", index))
             history = rx.apply_to_messages(stack, history, "history", diagnostics)
             count = len(history)
-            slot = item.get("slot")
+            # the members every history source shares, in _source's key order
+            head = _source("chat-history", item, "", slot=item.get("slot"))
+            del head["role"]
+            role_of = hist.role_of
             for position, message in enumerate(history, 1):
                 out.append(message)
-                sources.append(
-                    _source(
-                        "chat-history",
-                        item,
-                        hist.role_of(message),
-                        slot=slot,
-                        historyIndex=position,
-                        historyCount=count,
-                    )
-                )
+                source = head.copy()
+                source["historyIndex"] = position
+                source["historyCount"] = count
+                source["role"] = role_of(message)
+                sources.append(source)
             inserted = True
             continue
         role = item.get("role")
@@ -296,6 +294,7 @@ def compile_messages(
 
     if not inserted:
         count = len(original)
+        role_of = hist.role_of
         for position, message in enumerate(original, 1):
             out.append(message)
             sources.append(
@@ -305,7 +304,7 @@ def compile_messages(
                     "slot": CHAT_HISTORY,
                     "historyIndex": position,
                     "historyCount": count,
-                    "role": hist.role_of(message),
+                    "role": role_of(message),
                 }
             )
 

@@ -11,6 +11,7 @@ runtime's error text.
 from __future__ import annotations
 
 import hashlib
+import json
 import math
 import re
 from typing import Any, Final
@@ -100,11 +101,74 @@ def _canon(value: Any, path: str, ancestors: set[int], out: list[str]) -> None:
         raise FingerprintError(f"Cannot fingerprint non-plain object at {path}.")
 
 
+class _Unusual(Exception):
+    """Raised by :func:`_check_plain` for data the C encoder would not print as the runtime does."""
+
+
+#: containers nested deeper than this take the checked path (which also detects cycles)
+_PLAIN_DEPTH: Final = 64
+_TWO53: Final = 2**53
+#: key characters whose code-point order differs from UTF-16 order (U+E000 and above)
+_HIGH_KEY_CHAR: Final = re.compile("[\ue000-\U0010ffff]")
+_LONE_SURROGATE: Final = re.compile("[\ud800-\udfff]")
+_ENCODER: Final = json.JSONEncoder(
+    ensure_ascii=False, allow_nan=False, sort_keys=True, separators=(",", ":"), check_circular=False
+)
+
+
+def _check_plain(value: Any, depth: int) -> None:
+    """Raise :class:`_Unusual` unless ``json.dumps`` prints ``value`` exactly as ``canonicalJson``.
+
+    That holds for exact ``dict``/``list``/``tuple``/``str``/``bool``/``None``, integers below
+    2**53 and non-integral floats between 1e-4 and 1e16 (where ``repr`` and ECMAScript agree), in
+    dicts whose keys are strings that sort the same by code point and by UTF-16 unit (no character
+    from U+E000 up).  Lone surrogates are checked on the printed text.  This walk only looks at
+    types, so it costs far less than writing the text in Python (docs/performance.md).
+    """
+    if depth > _PLAIN_DEPTH:
+        raise _Unusual
+    if type(value) is dict:
+        try:
+            joined = "".join(value)
+        except TypeError:  # a non-string key
+            raise _Unusual from None
+        if not joined.isascii() and _HIGH_KEY_CHAR.search(joined):
+            raise _Unusual
+        items: Any = value.values()
+    elif type(value) is list or type(value) is tuple:
+        items = value
+    else:
+        items = (value,)
+    for item in items:
+        kind = type(item)
+        if kind is str or kind is bool or item is None:
+            continue
+        if kind is dict or kind is list or kind is tuple:
+            _check_plain(item, depth + 1)
+        elif kind is int:
+            if not -_TWO53 < item < _TWO53:
+                raise _Unusual
+        elif not (kind is float and 1e-4 <= abs(item) < 1e16 and not item.is_integer()):
+            raise _Unusual
+
+
 def canonical_json(value: Any) -> str:
-    """The runtime's ``canonicalJson(value)``; raises :class:`FingerprintError` on non-JSON values."""
-    out: list[str] = []
-    _canon(value, "$", set(), out)
-    return "".join(out)
+    """The runtime's ``canonicalJson(value)``; raises :class:`FingerprintError` on non-JSON values.
+
+    Plain data (nearly every stack) is printed by the C ``json`` encoder once :func:`_check_plain`
+    has vouched for it; anything else goes through :func:`_canon`, which also builds the value's
+    path for the error message (only then).
+    """
+    try:
+        _check_plain(value, 0)
+        text = _ENCODER.encode(value)
+    except _Unusual:
+        text = None
+    if text is None or _LONE_SURROGATE.search(text):
+        out: list[str] = []
+        _canon(value, "$", set(), out)
+        text = "".join(out)
+    return text
 
 
 def sha256_v1(value: Any) -> str:

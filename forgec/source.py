@@ -45,6 +45,7 @@ __all__ = [
     "SourceDocument",
     "is_yaml_path",
     "parse_source_text",
+    "read_file_bytes",
     "read_source",
     "resolve_spans",
 ]
@@ -247,13 +248,44 @@ def _node_error_text(error: OSError, path: str) -> str:
     return f"{name}: {detail}, open '{path}'"
 
 
+_CHUNK = 1 << 16
+
+
+def read_file_bytes(path: str | os.PathLike[str], limit: int | None = None) -> bytes:
+    """The bytes of a file, or its first ``limit + 1`` bytes (enough to tell it is too large).
+
+    A compile reads two small files, so this skips the buffered file object of ``open()`` (about
+    3 µs per file) and sizes the first read from ``fstat``: ``read(n)`` allocates ``n`` bytes up
+    front, which for a 64 MiB cap cost ~20 µs per file.  Files whose size ``fstat`` does not know
+    (pipes, ``/dev/stdin``) are read in chunks.  Raises ``OSError`` as ``open()`` would.
+    """
+    cap = -1 if limit is None else limit + 1
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
+    try:
+        size = os.fstat(fd).st_size
+        want = size + 1 if size > 0 else _CHUNK
+        if cap >= 0:
+            want = min(want, cap)
+        chunks: list[bytes] = []
+        total = 0
+        while want > 0:
+            chunk = os.read(fd, want)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+            want = _CHUNK if cap < 0 else min(_CHUNK, cap - total)
+    finally:
+        os.close(fd)
+    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+
+
 def read_source(path: str | os.PathLike[str]) -> SourceDocument:
     """Read and parse a stack file; never raises (problems are ``document.diagnostics``)."""
     name = os.fspath(path)
     fmt = "yaml" if is_yaml_path(name) else "json"
     try:
-        with open(name, "rb") as handle:
-            raw = handle.read(MAX_FILE_BYTES + 1)
+        raw = read_file_bytes(name, MAX_FILE_BYTES)
     except OSError as error:
         doc = SourceDocument(name, fmt)
         reason = _node_error_text(error, name)

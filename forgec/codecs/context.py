@@ -19,9 +19,8 @@ import difflib
 import json
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 from forgec.jscompat import json_stringify
@@ -64,7 +63,11 @@ _FIELDS: tuple[str, ...] = (
     "thinkingLevel",
 )
 _TOOL_FIELDS: tuple[str, ...] = ("name", "description", "snippet", "guidelines", "active", "parameters")
-_DEFAULT_PARAMETERS: dict[str, Any] = {"type": "object", "properties": {}}
+_FIELD_SET: frozenset[str] = frozenset(_FIELDS)
+_TOOL_FIELD_SET: frozenset[str] = frozenset(_TOOL_FIELDS)
+_SKILL_STRINGS: tuple[str, ...] = ("name", "description", "filePath")
+_CONTEXT_FILE_STRINGS: tuple[str, ...] = ("path", "content")
+_MODEL_STRINGS: tuple[str, ...] = ("provider", "id", "api")
 
 # ISO-8601 date-time with a mandatory offset: what ``new Date(...)`` parses and the format requires
 _INSTANT = re.compile(
@@ -112,13 +115,13 @@ def parse_instant(text: str) -> int | None:
     match = _INSTANT.fullmatch(text)
     if match is None:
         return None
-    year_text = match["year"]
+    year_text, month_text, day_text, hour_text, minute_text, second_text, fraction, offset = match.groups()
     if year_text == "-000000":
         return None
-    year, month, day = int(year_text), int(match["month"]), int(match["day"])
-    hour, minute = int(match["hour"]), int(match["minute"])
-    second = int(match["second"] or 0)
-    millis = int((match["fraction"] or "0")[:3].ljust(3, "0"))
+    year, month, day = int(year_text), int(month_text), int(day_text)
+    hour, minute = int(hour_text), int(minute_text)
+    second = int(second_text) if second_text else 0
+    millis = int(fraction[:3].ljust(3, "0")) if fraction else 0
     if not (1 <= month <= 12 and 1 <= day <= _days_in_month(year, month)):
         return None
     if hour == 24:
@@ -127,9 +130,9 @@ def parse_instant(text: str) -> int | None:
     elif hour > 23 or minute > 59 or second > 59:
         return None
     offset_minutes = 0
-    if match["offset"] != "Z":
-        sign = -1 if match["offset"][0] == "-" else 1
-        off_h, off_m = int(match["offset"][1:3]), int(match["offset"][4:6])
+    if offset != "Z":
+        sign = -1 if offset[0] == "-" else 1
+        off_h, off_m = int(offset[1:3]), int(offset[4:6])
         if off_h > 23 or off_m > 59:
             return None
         offset_minutes = sign * (off_h * 60 + off_m)
@@ -203,41 +206,64 @@ class _Checker:
             )
 
     def string_keys(self, obj: dict[Any, Any], pointer: tuple[str | int, ...]) -> None:
+        try:
+            "".join(obj)  # fails exactly when some key is not a str (the common case passes in C)
+            return
+        except TypeError:
+            pass
         for key in obj:
             if not isinstance(key, str):
                 raise self.fail(pointer, f"has a key that is not a string: {key!r}")
 
+    # The checks below run for every tool, skill and message of every compile, so the pointer of
+    # an entry is only built once something is wrong with it.
+
     def objects(self, value: Any, pointer: tuple[str | int, ...]) -> list[dict[str, Any]]:
         self.expect(isinstance(value, list), pointer, "an array of objects", value)
         for index, entry in enumerate(value):
-            self.expect(isinstance(entry, dict), (*pointer, index), "an object", entry)
+            if not isinstance(entry, dict):
+                raise self.fail((*pointer, index), f"must be an object, got {_describe(entry)}")
         return value
 
     def string_field(self, obj: dict[str, Any], key: str, pointer: tuple[str | int, ...]) -> None:
         value = obj.get(key)
+        if isinstance(value, str):
+            return
         if key not in obj:
             raise self.fail(pointer, f'needs a string "{key}"')
-        self.expect(isinstance(value, str), (*pointer, key), "a string", value)
+        raise self.fail((*pointer, key), f"must be a string, got {_describe(value)}")
+
+    def string_fields(self, obj: dict[str, Any], keys: tuple[str, ...], pointer: tuple[str | int, ...]) -> None:
+        for key in keys:
+            if not isinstance(obj.get(key), str):
+                self.string_field(obj, key, pointer)
 
 
-def _validate(data: Any, path: str | None) -> None:
-    """Apply every rule of context-format.md; raise :class:`ContextError` on the first violation."""
+def _validate(data: Any, path: str | None) -> tuple[str, int] | None:
+    """Apply every rule of context-format.md; raise :class:`ContextError` on the first violation.
+
+    Returns ``(now, epoch ms)`` when the context sets ``now`` (parsed here anyway), else None.
+    """
+    instant: tuple[str, int] | None = None
     check = _Checker(path)
     if not isinstance(data, dict):
         raise ContextError(f"a context must be a JSON object, got {_describe(data)}", path=path)
     check.string_keys(data, ())
-    check.unknown_keys(data, _FIELDS, ())
+    if not _FIELD_SET.issuperset(data):
+        check.unknown_keys(data, _FIELDS, ())
 
     if "now" in data:
         now = data["now"]
         check.expect(
             isinstance(now, str), ("now",), 'an ISO date-time string such as "2026-03-14T09:26:53+01:00"', now
         )
-        if parse_instant(now) is None:
+        now_ms = parse_instant(now)
+        if now_ms is None:
             raise check.fail(
                 ("now",),
                 f"must be a date-time ending in Z or ±HH:MM (e.g. 2026-03-14T09:26:53+01:00), got {_describe(now)}",
             )
+        instant = (now, now_ms)
     if "timezone" in data:
         zone = data["timezone"]
         check.expect(isinstance(zone, str) and zone != "", ("timezone",), "a non-empty IANA zone name", zone)
@@ -258,15 +284,13 @@ def _validate(data: Any, path: str | None) -> None:
         _validate_model(check, data["model"])
     if "tools" in data:
         for index, tool in enumerate(check.objects(data["tools"], ("tools",))):
-            _validate_tool(check, tool, ("tools", index))
+            _validate_tool(check, tool, index)
     if "skills" in data:
         for index, skill in enumerate(check.objects(data["skills"], ("skills",))):
-            for key in ("name", "description", "filePath"):
-                check.string_field(skill, key, ("skills", index))
+            check.string_fields(skill, _SKILL_STRINGS, ("skills", index))
     if "contextFiles" in data:
         for index, entry in enumerate(check.objects(data["contextFiles"], ("contextFiles",))):
-            for key in ("path", "content"):
-                check.string_field(entry, key, ("contextFiles", index))
+            check.string_fields(entry, _CONTEXT_FILE_STRINGS, ("contextFiles", index))
     if "variables" in data:
         check.expect(isinstance(data["variables"], dict), ("variables",), "an object", data["variables"])
         check.string_keys(data["variables"], ("variables",))
@@ -280,12 +304,11 @@ def _validate(data: Any, path: str | None) -> None:
         )
     if "thinkingLevel" in data:
         value = data["thinkingLevel"]
-        check.expect(
-            isinstance(value, str) and value in THINKING_LEVELS,
-            ("thinkingLevel",),
-            "one of " + ", ".join(f'"{level}"' for level in THINKING_LEVELS),
-            value,
-        )
+        if not (isinstance(value, str) and value in THINKING_LEVELS):
+            check.expect(
+                False, ("thinkingLevel",), "one of " + ", ".join(f'"{level}"' for level in THINKING_LEVELS), value
+            )
+    return instant
 
 
 def _validate_model(check: _Checker, model: Any) -> None:
@@ -294,36 +317,30 @@ def _validate_model(check: _Checker, model: Any) -> None:
     )
     if model is None:
         return
-    for key in ("provider", "id", "api"):
-        check.string_field(model, key, ("model",))
+    check.string_fields(model, _MODEL_STRINGS, ("model",))
 
 
-def _validate_tool(check: _Checker, tool: dict[str, Any], pointer: tuple[str | int, ...]) -> None:
-    check.unknown_keys(tool, _TOOL_FIELDS, pointer)
-    check.string_field(tool, "name", pointer)
+def _validate_tool(check: _Checker, tool: dict[str, Any], index: int) -> None:
+    if not _TOOL_FIELD_SET.issuperset(tool):
+        check.unknown_keys(tool, _TOOL_FIELDS, ("tools", index))
+    if not isinstance(tool.get("name"), str):
+        check.string_field(tool, "name", ("tools", index))
     if "snippet" in tool:
         value = tool["snippet"]
-        check.expect(
-            value is None or isinstance(value, str), (*pointer, "snippet"), "a string or null", value
-        )
+        if not (value is None or isinstance(value, str)):
+            check.expect(False, ("tools", index, "snippet"), "a string or null", value)
     if "guidelines" in tool:
         value = tool["guidelines"]
-        check.expect(isinstance(value, list), (*pointer, "guidelines"), "an array of strings", value)
-        for index, line in enumerate(value):
-            check.expect(isinstance(line, str), (*pointer, "guidelines", index), "a string", line)
-    if "active" in tool:
-        check.expect(isinstance(tool["active"], bool), (*pointer, "active"), "true or false", tool["active"])
-    if "description" in tool:
-        check.expect(
-            isinstance(tool["description"], str), (*pointer, "description"), "a string", tool["description"]
-        )
-    if "parameters" in tool:
-        check.expect(
-            isinstance(tool["parameters"], dict),
-            (*pointer, "parameters"),
-            "a JSON Schema object",
-            tool["parameters"],
-        )
+        check.expect(isinstance(value, list), ("tools", index, "guidelines"), "an array of strings", value)
+        for position, line in enumerate(value):
+            if not isinstance(line, str):
+                check.expect(False, ("tools", index, "guidelines", position), "a string", line)
+    if "active" in tool and not isinstance(tool["active"], bool):
+        check.expect(False, ("tools", index, "active"), "true or false", tool["active"])
+    if "description" in tool and not isinstance(tool["description"], str):
+        check.expect(False, ("tools", index, "description"), "a string", tool["description"])
+    if "parameters" in tool and not isinstance(tool["parameters"], dict):
+        check.expect(False, ("tools", index, "parameters"), "a JSON Schema object", tool["parameters"])
 
 
 # --- defaults ------------------------------------------------------------------------------------
@@ -340,7 +357,7 @@ def _with_defaults(data: dict[str, Any], *, owned: bool = False) -> dict[str, An
     if "$comment" in data:
         out["$comment"] = data["$comment"]
     for key, default in DEFAULTS.items():
-        out[key] = take(data[key]) if key in data else copy.deepcopy(default)
+        out[key] = take(data[key]) if key in data else _fresh_default(default)
     out["tools"] = [
         {
             "name": tool["name"],
@@ -348,7 +365,7 @@ def _with_defaults(data: dict[str, Any], *, owned: bool = False) -> dict[str, An
             "snippet": tool.get("snippet"),
             "guidelines": list(tool.get("guidelines", [])),
             "active": tool.get("active", True),
-            "parameters": tool["parameters"] if "parameters" in tool else copy.deepcopy(_DEFAULT_PARAMETERS),
+            "parameters": tool.get("parameters", {"type": "object", "properties": {}}),
         }
         for tool in out["tools"]
     ]
@@ -362,6 +379,16 @@ def _identity(value: Any) -> Any:
     return value
 
 
+def _fresh_default(default: Any) -> Any:
+    """A private copy of a default; the documented ones are scalars or empty containers, which
+    need no ``copy.deepcopy`` (that cost about 10 µs per context)."""
+    if default is None or type(default) is str:
+        return default
+    if not default and type(default) in (list, dict):
+        return type(default)()
+    return copy.deepcopy(default)
+
+
 # --- the context ---------------------------------------------------------------------------------
 
 
@@ -372,6 +399,8 @@ class Context:
     data: dict[str, Any]
     #: where it was read from (None for a dict or the built-in sample)
     source: str | None = None
+    #: ``(now text, epoch ms)`` of the last :attr:`now_ms`, so a compile parses the instant once
+    _now: tuple[str, int] | None = field(default=None, repr=False, compare=False)
 
     @property
     def thinking_level(self) -> str:
@@ -402,8 +431,12 @@ class Context:
 
     @property
     def now_ms(self) -> int:
-        value = parse_instant(self.data["now"])
+        text = self.data["now"]
+        if self._now is not None and self._now[0] == text:
+            return self._now[1]
+        value = parse_instant(text)
         assert value is not None  # validated
+        self._now = (text, value)
         return value
 
     def variable_store(self) -> VariableStore:
@@ -415,17 +448,20 @@ class Context:
         from forgec.passes.history import latest_user_text
 
         data = self.data
-        active = self.active_tools
+        selected: list[str] = []
         snippets: dict[str, str] = {}
         guidelines: list[str] = []
-        for tool in active:
+        for tool in data["tools"]:
+            if not tool["active"]:
+                continue
+            selected.append(tool["name"])
             snippet = tool["snippet"]
             if isinstance(snippet, str) and snippet != "":
                 snippets[tool["name"]] = snippet
             guidelines.extend(tool["guidelines"])
         options: dict[str, Any] = {
             "cwd": data["cwd"],
-            "selectedTools": [tool["name"] for tool in active],
+            "selectedTools": selected,
             "toolSnippets": snippets,
             "promptGuidelines": guidelines,
         }
@@ -455,9 +491,15 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not valid JSON")
 
 
+#: one decoder for every context (``json.loads`` with an option builds a new one per call)
+_DECODER = json.JSONDecoder(parse_constant=_reject_constant)
+
+
 def _parse_json(text: str, path: str | None) -> Any:
     try:
-        return json.loads(text, parse_constant=_reject_constant)
+        if text.startswith("\ufeff"):  # json.loads' own "Unexpected UTF-8 BOM" message
+            return json.loads(text, parse_constant=_reject_constant)
+        return _DECODER.decode(text)
     except json.JSONDecodeError as error:
         raise ContextError(
             f"not valid JSON: {error.msg} (line {error.lineno}, column {error.colno})", path=path
@@ -492,14 +534,15 @@ def _parse_yaml(text: str, path: str | None) -> Any:
 
 
 def _read(source: str | os.PathLike[str]) -> tuple[Any, str]:
-    path = Path(source)
     label = str(source)
+    from forgec.source import read_file_bytes
+
     try:
-        raw = path.read_bytes()
+        raw = read_file_bytes(source)
     except OSError as error:
         raise ContextError(f"cannot read the context file: {error.strerror or error}", path=label) from None
     text = raw.decode("utf-8-sig", errors="replace")
-    if path.suffix.lower() in (".yaml", ".yml"):
+    if os.path.splitext(label)[1].lower() in (".yaml", ".yml"):
         return _parse_yaml(text, label), label
     return _parse_json(text, label), label
 
@@ -523,5 +566,8 @@ def load_context(source: str | os.PathLike[str] | dict[str, Any] | None) -> Cont
         data, label = _read(source)
     else:  # already-parsed data (anything but an object is refused below)
         data, label = source, None
-    _validate(data, label)
-    return Context(data=_with_defaults(data, owned=not isinstance(source, dict)), source=label)
+    now = _validate(data, label)
+    context = Context(data=_with_defaults(data, owned=not isinstance(source, dict)), source=label)
+    if now is not None:
+        context._now = now
+    return context
