@@ -15,7 +15,7 @@ from typing import Any
 
 from forgec.jscompat import UNDEFINED, js_len, js_string, js_trim, json_quote
 from forgec.macros import engine
-from forgec.macros.engine import JsRangeError, MacroContext, check_length
+from forgec.macros.engine import MacroContext, check_length, check_units
 from forgec.variables import MISSING, lookup, to_macro_text
 
 __all__ = ["BUILTIN_MACROS", "BUILTIN_RENDERERS", "BuiltinMacro", "escape_xml", "local_date", "local_time"]
@@ -28,10 +28,9 @@ _SCOPES = ("turn", "session")
 
 def escape_xml(text: str) -> str:
     """``&``, ``<``, ``>``, ``"``, ``'`` escaped in that order; nothing else."""
-    if len(text) * 6 > engine.MAX_STRING_LENGTH:  # may not fit: measure before building
+    if len(text) * 6 > engine.string_limit():  # may not fit: measure before building
         grow = 4 * text.count("&") + 3 * (text.count("<") + text.count(">")) + 5 * (text.count('"') + text.count("'"))
-        if js_len(text) + grow > engine.MAX_STRING_LENGTH:
-            raise JsRangeError("Invalid string length")
+        check_units(js_len(text) + grow)
     return (
         text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;").replace("'", "&apos;")
     )
@@ -197,12 +196,11 @@ def _json_quote(value: str) -> str:
 
 def _json(ctx: MacroContext) -> str:
     value = ctx.expand_arg(0)
-    if len(value) * 6 + 2 > engine.MAX_STRING_LENGTH:  # may not fit: measure before building
+    if len(value) * 6 + 2 > engine.string_limit():  # may not fit: measure before building
         size = js_len(value) + 2 + value.count('"') + value.count("\\")
         if _CONTROL.search(value) is not None:
             size += sum(value.count(c) * (1 if c in "\b\f\n\r\t" else 5) for c in map(chr, range(32)))
-        if size > engine.MAX_STRING_LENGTH:
-            raise JsRangeError("Invalid string length")
+        check_units(size)
     return _json_quote(value)
 
 

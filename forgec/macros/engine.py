@@ -9,6 +9,14 @@ conditional branches lazy and unknown macros side-effect free.
 Limits (§16.16): the reference expands until V8's stack runs out; forgec allows
 :data:`MAX_DEPTH` nested renderer calls and fails the macro that crosses it with V8's message, and
 fails any macro whose result exceeds V8's string length with ``Invalid string length``.
+
+Every string the engine builds (an argument's expansion, joined arguments, a macro's result, the
+block's output) is measured *before* it is built, from the lengths of its parts: ``len`` is a lower
+bound of the UTF-16 length and at most half of it, so the exact (expensive) count is only taken near
+a limit.  Besides V8's limit, forgec caps every such string at :data:`MAX_BLOCK_LENGTH` units
+(a deliberate deviation, docs/compatibility.md "Macros"): the macro whose work would cross it fails
+like a V8 overflow (text kept, outer macros continue) with forgec's FG203, and a block whose own
+output would cross it is kept as written with FG203.  This keeps memory and time bounded.
 """
 
 from __future__ import annotations
@@ -20,16 +28,31 @@ from typing import Any
 from forgec.diagnostics import Diagnostic
 from forgec.jscompat import js_len, js_trim
 from forgec.macros.grammar import Macro, Node
-from forgec.rules.macros import MACRO_FAILED, UNRESOLVED_MACRO
+from forgec.rules.macros import EXPANSION_TOO_LONG, MACRO_FAILED, UNRESOLVED_MACRO
 from forgec.runtime import Runtime
 from forgec.variables import MISSING, VariableStore, lookup, to_macro_text, to_prompt_text
 
-__all__ = ["MAX_DEPTH", "MAX_STRING_LENGTH", "JsRangeError", "MacroContext", "Session", "Variables"]
+__all__ = [
+    "MAX_BLOCK_LENGTH",
+    "MAX_DEPTH",
+    "MAX_STRING_LENGTH",
+    "ExpansionTooLong",
+    "JsRangeError",
+    "MacroContext",
+    "Session",
+    "Variables",
+    "check_length",
+    "check_parts",
+    "check_units",
+    "string_limit",
+]
 
 #: nested renderer calls forgec supports (the reference manages about 1,646; §16.16 asks >= 1,600)
 MAX_DEPTH = 2_000
 #: V8's maximum string length in UTF-16 units
 MAX_STRING_LENGTH = 536_870_888
+#: forgec's own cap (UTF-16 units) on any string built while expanding one block (a deviation)
+MAX_BLOCK_LENGTH = 64 * 1024 * 1024
 #: Python frames one nesting level may use (render -> renderer -> expand_arg -> expand_nodes ...)
 _FRAMES_PER_LEVEL = 6
 
@@ -38,10 +61,39 @@ class JsRangeError(Exception):
     """A V8 ``RangeError`` the reference would raise (stack overflow, string too long)."""
 
 
-def check_length(text: str) -> str:
-    """Raise ``Invalid string length`` when ``text`` could not exist as a V8 string."""
-    if len(text) * 2 > MAX_STRING_LENGTH and js_len(text) > MAX_STRING_LENGTH:
+class ExpansionTooLong(Exception):
+    """A string would exceed forgec's :data:`MAX_BLOCK_LENGTH` (but not V8's limit)."""
+
+
+def string_limit() -> int:
+    return min(MAX_STRING_LENGTH, MAX_BLOCK_LENGTH)
+
+
+def check_units(units: int) -> None:
+    """Fail a string of exactly ``units`` UTF-16 units: V8's ``Invalid string length`` first, then forgec's cap."""
+    if units > MAX_STRING_LENGTH:
         raise JsRangeError("Invalid string length")
+    if units > MAX_BLOCK_LENGTH:
+        raise ExpansionTooLong(units)
+
+
+def check_parts(parts: list[str] | tuple[str, ...], extra: int = 0) -> None:
+    """Check, before joining, the string ``parts`` plus ``extra`` ASCII units would make.
+
+    ``len`` counts code points, a lower bound of UTF-16 units and at least half of them, so the
+    exact count (:func:`js_len` on every part) is only needed when twice the lower bound passes a limit.
+    """
+    size = extra
+    for part in parts:
+        size += len(part)
+    if size * 2 > string_limit():
+        check_units(extra + sum(js_len(part) for part in parts))
+
+
+def check_length(text: str) -> str:
+    """Fail ``text`` when it is longer than a V8 string or forgec's cap allows; else return it."""
+    if len(text) * 2 > string_limit():
+        check_units(js_len(text))
     return text
 
 
@@ -137,7 +189,9 @@ class MacroContext:
         count = len(self._macro.seps)
         if start >= count:
             return ""
-        return check_length("::".join([self.expand_arg(i) for i in range(start, count)]))
+        parts = [self.expand_arg(i) for i in range(start, count)]
+        check_parts(parts, 2 * (len(parts) - 1))
+        return "::".join(parts)
 
     def name_arg(self, index: int = 0) -> str:
         """A "name argument": the expansion trimmed (§3.5)."""
@@ -204,9 +258,43 @@ class Session:
             return nodes[0]
         out: list[str] = []
         render = self.render
+        size = 0  # code points: a lower bound of UTF-16 units, at least half of them
+        exact = -1  # UTF-16 units, counted once the lower bound comes near a limit
+        limit = string_limit()
         for node in nodes:
-            out.append(node if isinstance(node, str) else render(node))
-        return check_length("".join(out)) if self.depth else "".join(out)
+            piece = node if isinstance(node, str) else render(node)
+            out.append(piece)
+            if exact >= 0:
+                exact += js_len(piece)
+                check_units(exact)
+            else:
+                size += len(piece)
+                if size * 2 > limit:  # near a limit: measure exactly, before anything is joined
+                    exact = sum(js_len(part) for part in out)
+                    check_units(exact)
+        return "".join(out)
+
+    def expand_block(self, nodes: list[Node] | tuple[Node, ...]) -> str:
+        """The block's own output: :meth:`expand_nodes` outside any macro.
+
+        In the reference, the scanner's own concatenation overflowing is caught by no macro and
+        would fail the whole compile; forgec instead keeps the block as written with FG203 (the
+        same finding as for its lower cap), so one runaway block cannot take the compile down.
+        """
+        try:
+            return self.expand_nodes(nodes)
+        except (JsRangeError, ExpansionTooLong):
+            self.diagnostics.append(
+                Diagnostic(
+                    "error",
+                    f"Block output would be longer than forgec's limit of {string_limit()} UTF-16 units; "
+                    "the block is kept as written.",
+                    EXPANSION_TOO_LONG,
+                    item_id=self.item_id,
+                    pointer=self.pointer,
+                )
+            )
+            return self.text
 
     def render(self, macro: Macro) -> str:
         """§3.2 for one complete macro."""
@@ -227,6 +315,8 @@ class Session:
                     check_length(result)
             except RecursionError:
                 return self._failed(macro, command, "Maximum call stack size exceeded")
+            except ExpansionTooLong:
+                return self._too_long(macro, command)
             except Exception as error:  # a renderer's failure is a diagnostic (§3.2 step 4)
                 return self._failed(macro, command, str(error))
             finally:
@@ -247,6 +337,23 @@ class Session:
                 "error",
                 f"Macro {{{{{command}}}}} failed: {detail}",
                 MACRO_FAILED,
+                item_id=self.item_id,
+                pointer=self.pointer,
+                offset=macro.start,
+                length=macro.end - macro.start,
+            )
+        )
+        return macro.full(self.text)
+
+    def _too_long(self, macro: Macro, command: str) -> str:
+        """forgec's cap crossed inside ``macro``: fail it like V8's overflow, with forgec's own finding."""
+        self.diagnostics.append(
+            Diagnostic(
+                "error",
+                f"Macro {{{{{command}}}}} failed: a string it builds would be longer than forgec's limit of "
+                f"{MAX_BLOCK_LENGTH} UTF-16 units per block (a deliberate deviation; pi-forge allows "
+                f"{MAX_STRING_LENGTH}).",
+                EXPANSION_TOO_LONG,
                 item_id=self.item_id,
                 pointer=self.pointer,
                 offset=macro.start,

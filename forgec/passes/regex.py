@@ -7,11 +7,17 @@ fields are ignored, invalid required ones skip the rule silently, and only a pat
 rejects produces an error, repeated at every call site (A4).
 
 A rule that exceeds the time limit is skipped at that call site with a forgec error: the reference
-would hang there, so no compatible output exists, and forgec must never hang.
+would hang there, so no compatible output exists, and forgec must never hang.  The per-call limit
+alone does not bound a compile (100 slow rules take 100 s), so every compile also carries one
+:class:`RegexBudget`, an explicit value created per compile and passed to every call site: once the
+regex time of the compile reaches the budget, each further rule application is skipped with FG624.
+A call never waits longer than what is left of the budget, so a compile's regex time stays within
+the budget (plus the time of one replacement).
 """
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -21,7 +27,9 @@ from forgec.rules import compile as codes
 
 __all__ = [
     "FINALIZE_WARNING",
+    "REGEX_BUDGET_SECONDS",
     "REGEX_TIMEOUT_SECONDS",
+    "RegexBudget",
     "apply_to_messages",
     "apply_to_system",
     "finalize_message",
@@ -34,6 +42,8 @@ Effect = Literal["outgoing", "finalize"]
 
 #: per-segment time limit of one rule (seconds)
 REGEX_TIMEOUT_SECONDS = 1.0
+#: regex time one compile may spend in total, all rules, stages and call sites together (seconds)
+REGEX_BUDGET_SECONDS = 5.0
 
 FINALIZE_WARNING = (
     "Finalize regex replaced finalized assistant message content; "
@@ -162,13 +172,45 @@ def select_rules(
     return selected
 
 
+class RegexBudget:
+    """The regex time one compile may still spend: created per compile, passed to every call site.
+
+    ``seconds`` is the overall budget, ``per_call`` the limit of one rule on one text segment
+    (defaults: :data:`REGEX_BUDGET_SECONDS`, :data:`REGEX_TIMEOUT_SECONDS`, read when the budget is
+    created).  ``spent`` grows with the wall time of every rule application.
+    """
+
+    __slots__ = ("per_call", "seconds", "spent")
+
+    def __init__(self, seconds: float | None = None, per_call: float | None = None) -> None:
+        self.seconds = REGEX_BUDGET_SECONDS if seconds is None else seconds
+        self.per_call = REGEX_TIMEOUT_SECONDS if per_call is None else per_call
+        self.spent = 0.0
+
+    def remaining(self) -> float:
+        return self.seconds - self.spent
+
+    def exhausted(self) -> bool:
+        return self.spent >= self.seconds
+
+
 class _Timeout(Exception):
     pass
 
 
-def _transform(rule: SelectedRule, text: str) -> tuple[str, int]:
+class _OverBudget(Exception):
+    pass
+
+
+def _transform(rule: SelectedRule, text: str, budget: RegexBudget) -> tuple[str, int]:
+    """One rule on one segment, never waiting longer than the per-call limit or what the budget has left."""
     from forgec.jsregex import JSRegexTimeout, transform_string
 
+    remaining = budget.remaining()
+    if remaining <= 0:
+        raise _OverBudget
+    timeout = min(budget.per_call, remaining)
+    start = time.monotonic()
     try:
         return transform_string(
             rule.pattern,
@@ -176,10 +218,12 @@ def _transform(rule: SelectedRule, text: str) -> tuple[str, int]:
             rule.replace,
             trim_strings=rule.trim_strings,
             max_chars=rule.max_chars,
-            timeout=REGEX_TIMEOUT_SECONDS,
+            timeout=timeout,
         )
     except JSRegexTimeout as exc:
-        raise _Timeout from exc
+        raise (_OverBudget if timeout < budget.per_call else _Timeout) from exc
+    finally:
+        budget.spent += time.monotonic() - start
 
 
 def _stat(diagnostics: list[Diagnostic], rule: SelectedRule, matches: int, changed: int, label: str) -> None:
@@ -194,25 +238,47 @@ def _stat(diagnostics: list[Diagnostic], rule: SelectedRule, matches: int, chang
         )
 
 
-def _timed_out(diagnostics: list[Diagnostic], rule: SelectedRule, label: str) -> None:
+def _timed_out(diagnostics: list[Diagnostic], rule: SelectedRule, label: str, budget: RegexBudget) -> None:
     diagnostics.append(
         Diagnostic(
             "error",
-            f"Regex rule {rule.id} exceeded the {REGEX_TIMEOUT_SECONDS:g}s time limit in {label} and was skipped.",
+            f"Regex rule {rule.id} exceeded the {budget.per_call:g}s time limit in {label} and was skipped.",
             codes.REGEX_TIMEOUT,
             pointer=("regex", "rules", rule.index, "pattern"),
         )
     )
 
 
-def apply_to_system(stack: Any, text: str, diagnostics: list[Diagnostic]) -> str:
-    """A5.1: compiled-stage rules targeting ``system`` on the whole system prompt."""
+def _over_budget(diagnostics: list[Diagnostic], rule: SelectedRule, label: str, budget: RegexBudget) -> None:
+    diagnostics.append(
+        Diagnostic(
+            "error",
+            f"Regex rule {rule.id} was skipped in {label}: the regex rules of this compile used up "
+            f"forgec's {budget.seconds:g}s time budget.",
+            codes.REGEX_BUDGET,
+            pointer=("regex", "rules", rule.index, "pattern"),
+        )
+    )
+
+
+def apply_to_system(
+    stack: Any, text: str, diagnostics: list[Diagnostic], budget: RegexBudget | None = None
+) -> str:
+    """A5.1: compiled-stage rules targeting ``system`` on the whole system prompt.
+
+    ``budget``: the compile's :class:`RegexBudget` (a fresh one when omitted).
+    """
     rules = select_rules(stack, "compiled", "system", "outgoing", diagnostics)
+    if budget is None:
+        budget = RegexBudget()
     for rule in rules:
         try:
-            new_text, matches = _transform(rule, text)
+            new_text, matches = _transform(rule, text, budget)
         except _Timeout:
-            _timed_out(diagnostics, rule, "compiled/system")
+            _timed_out(diagnostics, rule, "compiled/system", budget)
+            continue
+        except _OverBudget:
+            _over_budget(diagnostics, rule, "compiled/system", budget)
             continue
         changed = 1 if new_text != text else 0
         _stat(diagnostics, rule, matches, changed, "compiled/system")
@@ -239,13 +305,13 @@ def _eligible(rule: SelectedRule, messages: list[Any]) -> list[int]:
     return indexes
 
 
-def _transform_message(rule: SelectedRule, message: Any) -> tuple[Any, int, int]:
+def _transform_message(rule: SelectedRule, message: Any, budget: RegexBudget) -> tuple[Any, int, int]:
     """A5.2a: one message; returns (message or the same object, matches, changed segments)."""
     if not isinstance(message, dict):
         return message, 0, 0
     content = message.get("content")
     if isinstance(content, str):
-        new_text, matches = _transform(rule, content)
+        new_text, matches = _transform(rule, content, budget)
         if new_text == content:
             return message, matches, 0
         return {**message, "content": new_text}, matches, 1
@@ -257,7 +323,7 @@ def _transform_message(rule: SelectedRule, message: Any) -> tuple[Any, int, int]
         if not (isinstance(part, dict) and part.get("type") == "text" and isinstance(part.get("text"), str)):
             continue
         text = part["text"]
-        new_text, count = _transform(rule, text)
+        new_text, count = _transform(rule, text, budget)
         matches += count
         if new_text != text:
             changed += 1
@@ -270,14 +336,17 @@ def _transform_message(rule: SelectedRule, message: Any) -> tuple[Any, int, int]
 
 
 def _run_rules(
-    rules: list[SelectedRule], messages: list[Any], diagnostics: list[Diagnostic], label: str
+    rules: list[SelectedRule], messages: list[Any], diagnostics: list[Diagnostic], label: str, budget: RegexBudget
 ) -> list[Any]:
     for rule in rules:
         current = messages
         total = changed = 0
+        if budget.exhausted():  # skipped as a whole, even where it would have had nothing to match
+            _over_budget(diagnostics, rule, label, budget)
+            continue
         try:
             for i in _eligible(rule, messages):
-                new_message, count, segs = _transform_message(rule, messages[i])
+                new_message, count, segs = _transform_message(rule, messages[i], budget)
                 total += count
                 changed += segs
                 if new_message is not messages[i]:
@@ -285,7 +354,10 @@ def _run_rules(
                         current = list(messages)
                     current[i] = new_message
         except _Timeout:
-            _timed_out(diagnostics, rule, label)
+            _timed_out(diagnostics, rule, label, budget)
+            continue
+        except _OverBudget:
+            _over_budget(diagnostics, rule, label, budget)
             continue
         _stat(diagnostics, rule, total, changed, label)
         messages = current
@@ -293,26 +365,38 @@ def _run_rules(
 
 
 def apply_to_messages(
-    stack: Any, messages: list[Any], stage: Stage, diagnostics: list[Diagnostic]
+    stack: Any,
+    messages: list[Any],
+    stage: Stage,
+    diagnostics: list[Diagnostic],
+    budget: RegexBudget | None = None,
 ) -> list[Any]:
-    """A5.2: outgoing rules of ``stage`` targeting ``messages``; the same list back when nothing changed."""
+    """A5.2: outgoing rules of ``stage`` targeting ``messages``; the same list back when nothing changed.
+
+    ``budget``: the compile's :class:`RegexBudget` (a fresh one when omitted).
+    """
     rules = select_rules(stack, stage, "messages", "outgoing", diagnostics)
     if not rules:
         return messages
-    return _run_rules(rules, messages, diagnostics, f"{stage}/messages")
+    return _run_rules(rules, messages, diagnostics, f"{stage}/messages", budget or RegexBudget())
 
 
-def finalize_message(stack: Any, message: Any) -> tuple[Any | None, list[Diagnostic]]:
+def finalize_message(
+    stack: Any, message: Any, budget: RegexBudget | None = None
+) -> tuple[Any | None, list[Diagnostic]]:
     """A7 / §16.5: one finished message through the finalize rules, with its own diagnostics list.
 
-    Returns ``(replacement or None, diagnostics)``.
+    Returns ``(replacement or None, diagnostics)``.  ``budget``: shared by every finalized message
+    of one report (a fresh one when omitted).
     """
     diagnostics: list[Diagnostic] = []
     role = message.get("role", UNDEFINED) if isinstance(message, dict) else UNDEFINED
     if (role if isinstance(role, str) else js_string(role)) != "assistant":
         return None, diagnostics
     rules = select_rules(stack, "compiled", "messages", "finalize", diagnostics)
-    result = _run_rules(rules, [message], diagnostics, "finalize/messages")[0] if rules else message
+    result = (
+        _run_rules(rules, [message], diagnostics, "finalize/messages", budget or RegexBudget())[0] if rules else message
+    )
     if result is message:
         return None, diagnostics
     diagnostics.append(Diagnostic("warning", FINALIZE_WARNING, codes.REGEX_FINALIZE_REPLACED))

@@ -26,6 +26,7 @@ REGEX_RUNTIME_COMPILE = "FG620"
 REGEX_STATISTICS = "FG621"
 REGEX_FINALIZE_REPLACED = "FG622"
 REGEX_TIMEOUT = "FG623"
+REGEX_BUDGET = "FG624"
 
 register(
     Rule(
@@ -155,6 +156,18 @@ register(
         "at this call site; pi-forge would hang here.",
         bad='{"id": "slow", "stage": "compiled", "pattern": "(a|aa)+c", "flags": "g"}',
         good='{"id": "slow", "stage": "compiled", "pattern": "a+c", "flags": "g"}',
+        pi_forge=False,
+    ),
+    Rule(
+        REGEX_BUDGET,
+        "regex-budget-exhausted",
+        "error",
+        "The regex rules of one compile together ran longer than forgec's overall time budget (5 s by "
+        "default), so this rule was skipped at this call site; every later rule application is skipped "
+        "the same way, so the compile still ends in bounded time. pi-forge has no such limit.",
+        bad='{"regex": {"rules": [{"id": "e1", "stage": "compiled", "pattern": "(a|a)*$", "flags": "g"}, '
+        '"…99 more copies…"]}}',
+        good='{"regex": {"rules": [{"id": "e1", "stage": "compiled", "pattern": "a*$", "flags": "g"}]}}',
         pi_forge=False,
     ),
 )

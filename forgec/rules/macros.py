@@ -1,7 +1,8 @@
 """Rules of the macro stage (FG2xx).
 
 FG201/FG202 are pi-forge's own compile-time findings (compile-core.md §3.2, §3.4, §13.2), exact
-text.  FG21x are forgec's static analysis (``forgec validate``): found without compiling, never part
+text.  FG203 is forgec's cap on the size of one block's expansion (a documented deviation that keeps
+memory and time bounded; reported in the compile output because the output differs there).  FG21x are forgec's static analysis (``forgec validate``): found without compiling, never part
 of the pi-forge-compatible output (``extra=True``).
 """
 
@@ -11,6 +12,7 @@ from forgec.rules import Rule, register
 
 MACRO_FAILED = "FG201"
 UNRESOLVED_MACRO = "FG202"
+EXPANSION_TOO_LONG = "FG203"
 
 UNKNOWN_MACRO = "FG210"
 MACRO_ARGUMENTS = "FG211"
@@ -37,6 +39,18 @@ register(
         "trimmed expression and block. The level follows defaults.unresolvedMacroPolicy (keep/warn/error).",
         bad='{"content": "Hello {{usr}}"}',
         good='{"variables": {"user": "Ada"}, "items": [{"content": "Hello {{user}}"}]}',
+    ),
+    Rule(
+        EXPANSION_TOO_LONG,
+        "expansion-too-long",
+        "error",
+        "A macro's result, or a block's expanded output, would be longer than forgec's limit of "
+        "64 Mi (67,108,864) UTF-16 units per block. The macro (or the block) is kept as written, like "
+        "pi-forge's 'Invalid string length' failure; pi-forge itself allows up to 536,870,888 units, "
+        "so this is a deliberate deviation that keeps forgec's memory and time bounded.",
+        bad='{"content": "{{setvar::v::ab}}{{setvar::v::{{v}}{{v}}}}…40 times…{{v}}"}',
+        good='{"content": "{{setvar::v::ab}}{{setvar::v::{{v}}{{v}}}}{{v}}"}',
+        pi_forge=False,
     ),
     Rule(
         UNKNOWN_MACRO,

@@ -1,0 +1,115 @@
+"""The per-compile regex time budget (forgec's FG624): many slow rules cannot make a compile unbounded.
+
+Each rule alone is already limited per call (FG623); the budget bounds their sum across every rule,
+stage and call site of one compile, and of the finalize section of one report.  Small budgets keep
+these tests fast.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+
+from forgec.compiler import compile_prompt
+from forgec.diagnostics import Diagnostic
+from forgec.passes import regex as rx
+from forgec.passes.regex import RegexBudget, apply_to_messages, apply_to_system, finalize_message
+from forgec.runtime import Runtime
+from forgec.variables import VariableStore
+
+_jsregex = pytest.importorskip("forgec.jsregex")
+
+#: catastrophic on "aaaa…b": every split of the a's is tried before the $ fails
+SLOW = "(a|a)*$"
+TEXT = "a" * 40 + "b"
+
+
+def _slow_rules(count: int, **kw: Any) -> list[dict[str, Any]]:
+    return [{"id": f"e{i}", "stage": "compiled", "pattern": SLOW, "flags": "g", "replace": "", **kw} for i in range(count)]
+
+
+def _codes(diagnostics: list[Diagnostic]) -> list[str]:
+    return [d.code for d in diagnostics]
+
+
+def test_budget_skips_every_later_rule_with_one_error_each() -> None:
+    budget = RegexBudget(seconds=0.3, per_call=0.1)
+    stack = {"id": "s", "items": [], "regex": {"rules": _slow_rules(50)}}
+    diagnostics: list[Diagnostic] = []
+    start = time.monotonic()
+    out = apply_to_messages(stack, [{"role": "user", "content": TEXT}], "compiled", diagnostics, budget)
+    elapsed = time.monotonic() - start
+    assert elapsed < 0.3 + 0.1 + 1.0  # budget + one per-call timeout + slack for a shared machine
+    assert out[0]["content"] == TEXT  # nothing was replaced
+    codes = _codes(diagnostics)
+    assert len(codes) == 50 and set(codes) <= {"FG623", "FG624"}
+    # two or three full per-call timeouts (the third may be cut short by the budget), then skipped
+    assert codes[0] == "FG623" and 2 <= codes.count("FG623") <= 3 and codes[-1] == "FG624"
+    assert codes == sorted(codes)  # once over budget, only FG624
+    skipped = diagnostics[-1]
+    assert skipped.level == "error" and skipped.pointer == ("regex", "rules", 49, "pattern")
+    assert skipped.message == (
+        "Regex rule e49 was skipped in compiled/messages: the regex rules of this compile used up "
+        "forgec's 0.3s time budget."
+    )
+    assert budget.exhausted()
+
+
+def test_budget_is_shared_by_system_and_messages_in_one_compile() -> None:
+    rules = _slow_rules(20, targets=["system", "messages"])
+    stack = {"id": "s", "items": [{"kind": "block", "id": "a", "role": "system", "content": TEXT}],
+             "regex": {"rules": rules}}
+    runtime = Runtime(messages=[{"role": "user", "content": TEXT, "timestamp": 1}])
+    budget = RegexBudget(seconds=0.25, per_call=0.1)
+    start = time.monotonic()
+    compiled = compile_prompt(stack, runtime, VariableStore.fresh({}), regex_budget=budget)
+    assert time.monotonic() - start < 0.25 + 0.1 + 1.0
+    system, messages = _codes(compiled.system.diagnostics), _codes(compiled.messages.diagnostics)
+    assert len(system) == 20 and system[-1] == "FG624"
+    assert messages == ["FG624"] * 20  # nothing left for the second stage
+
+
+def test_default_budget_comes_from_the_module_constants(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(rx, "REGEX_BUDGET_SECONDS", 0.2)
+    monkeypatch.setattr(rx, "REGEX_TIMEOUT_SECONDS", 0.05)
+    budget = RegexBudget()
+    assert (budget.seconds, budget.per_call, budget.spent) == (0.2, 0.05, 0.0)
+    diagnostics: list[Diagnostic] = []
+    start = time.monotonic()
+    stack = {"id": "s", "items": [], "regex": {"rules": _slow_rules(100, targets=["system"])}}
+    assert apply_to_system(stack, TEXT, diagnostics) == TEXT  # budget omitted: a fresh default one
+    assert time.monotonic() - start < 0.2 + 0.05 + 1.0
+    assert _codes(diagnostics).count("FG624") >= 90
+
+
+def test_a_call_never_waits_longer_than_the_budget_left() -> None:
+    """With 0.15 s left and a 10 s per-call limit, the slow rule stops after 0.15 s as over budget."""
+    budget = RegexBudget(seconds=0.15, per_call=10.0)
+    stack = {"id": "s", "items": [], "regex": {"rules": _slow_rules(2, targets=["system"])}}
+    diagnostics: list[Diagnostic] = []
+    start = time.monotonic()
+    apply_to_system(stack, TEXT, diagnostics, budget)
+    assert time.monotonic() - start < 1.5
+    assert _codes(diagnostics) == ["FG624", "FG624"]
+
+
+def test_finalize_shares_a_budget_across_messages() -> None:
+    stack = {"id": "s", "items": [], "regex": {"rules": _slow_rules(3, effect="finalize")}}
+    budget = RegexBudget(seconds=0.2, per_call=0.1)
+    message = {"role": "assistant", "content": TEXT}
+    start = time.monotonic()
+    results = [finalize_message(stack, message, budget) for _ in range(10)]
+    assert time.monotonic() - start < 0.2 + 0.1 + 1.0
+    assert all(replaced is None for replaced, _ in results)
+    assert _codes(results[-1][1]) == ["FG624"] * 3
+
+
+def test_fast_rules_are_unaffected_by_the_budget() -> None:
+    stack = {"id": "s", "items": [], "regex": {"rules": [{"id": "x", "stage": "compiled", "pattern": "a+", "flags": "g",
+                                                            "replace": "A", "targets": ["system"]}]}}
+    diagnostics: list[Diagnostic] = []
+    budget = RegexBudget(seconds=5.0, per_call=1.0)
+    assert apply_to_system(stack, "aa b aaa", diagnostics, budget) == "A b A"
+    assert _codes(diagnostics) == ["FG621"] and 0 <= budget.spent < 1.0

@@ -1,0 +1,132 @@
+"""String-length limits of one expansion session (compile-core.md §16.16, forgec's FG203).
+
+V8's limit (536,870,888 UTF-16 units) fails the innermost macro whose work would build a longer
+string with ``Invalid string length`` (FG201, its text kept, outer macros continuing), whichever
+concatenation it is: an argument's expansion, joined arguments or the macro's result.  forgec's own
+lower cap (:data:`engine.MAX_BLOCK_LENGTH`) fails the same macro the same way with FG203, and a
+block whose own output would cross a limit is kept as written with FG203.  Small limits are patched
+in so the tests stay fast; one test runs the real limits on the QA reproduction.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from forgec.macros import engine, expand_text
+from forgec.variables import VariableStore
+
+V8 = "Invalid string length"
+
+
+def _expand(text: str) -> tuple[str, list[tuple[str, str]]]:
+    out, diagnostics = expand_text(text, store=VariableStore())
+    return out, [(d.code, d.message) for d in diagnostics]
+
+
+@pytest.fixture
+def small_v8(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(engine, "MAX_STRING_LENGTH", 1_000)
+
+
+@pytest.fixture
+def small_cap(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(engine, "MAX_BLOCK_LENGTH", 1_000)
+
+
+def _doubling(times: int) -> str:
+    return "{{setvar::v::ab}}" + "{{setvar::v::{{getvar::v}}{{getvar::v}}}}" * times + "{{getvar::v}}"
+
+
+@pytest.mark.usefixtures("small_v8")
+def test_argument_concatenation_fails_the_macro_that_expands_it() -> None:
+    # 2 -> 4 -> ... -> 512 fit; 1,024 does not: the 9th setvar and every later one fail, v stays 512
+    out, diagnostics = _expand(_doubling(12))
+    assert diagnostics == [("FG201", f"Macro {{{{setvar}}}} failed: {V8}")] * 4
+    assert out == "{{setvar::v::{{getvar::v}}{{getvar::v}}}}" * 4 + "ab" * 256
+
+
+@pytest.mark.usefixtures("small_v8")
+def test_outer_macros_continue_after_an_inner_overflow() -> None:
+    text = "{{setvar::v::" + "x" * 600 + "}}{{upper::<{{setvar::w::{{v}}{{v}}}}>}}"
+    out, diagnostics = _expand(text)
+    assert diagnostics == [("FG201", f"Macro {{{{setvar}}}} failed: {V8}")]
+    assert out == "<{{SETVAR::W::{{V}}{{V}}}}>"  # the failed macro's text, upper-cased by its parent
+
+
+@pytest.mark.usefixtures("small_v8")
+def test_joined_arguments_are_checked_with_their_separators() -> None:
+    base = "{{setvar::v::" + "x" * 499 + "}}"
+    _, diagnostics = _expand(base + "{{setvar::w::{{v}}::{{v}}}}")  # 499 + 2 + 499 = 1,000: fits
+    assert diagnostics == []
+    _, diagnostics = _expand(base + "{{setvar::w::{{v}}::{{v}}::}}")  # 1,002
+    assert diagnostics == [("FG201", f"Macro {{{{setvar}}}} failed: {V8}")]
+
+
+@pytest.mark.usefixtures("small_v8")
+def test_lengths_are_utf16_units() -> None:
+    # 400 astral characters are 800 units: doubled 1,600 > 1,000; 400 BMP characters doubled fit
+    _, diagnostics = _expand("{{setvar::v::" + "😀" * 400 + "}}{{setvar::w::{{v}}{{v}}}}")
+    assert diagnostics == [("FG201", f"Macro {{{{setvar}}}} failed: {V8}")]
+    _, diagnostics = _expand("{{setvar::v::" + "é" * 400 + "}}{{setvar::w::{{v}}{{v}}}}")
+    assert diagnostics == []
+
+
+@pytest.mark.usefixtures("small_v8")
+def test_a_result_that_grows_is_checked() -> None:
+    out, diagnostics = _expand("{{upper::" + "ß" * 600 + "}}")  # "SS" each: 1,200 units
+    assert diagnostics == [("FG201", f"Macro {{{{upper}}}} failed: {V8}")] and out.startswith("{{upper::ß")
+
+
+@pytest.mark.usefixtures("small_v8")
+def test_block_output_over_the_limit_keeps_the_block() -> None:
+    """Outside any macro the reference's scanner would throw out of the compile; forgec keeps the block."""
+    text = "{{setvar::v::" + "x" * 600 + "}}{{v}}{{v}}"
+    out, diagnostics = expand_text(text, store=VariableStore(), item_id="blk")
+    assert out == text
+    assert [(d.code, d.level, d.item_id, d.offset) for d in diagnostics] == [("FG203", "error", "blk", None)]
+    assert diagnostics[0].message == (
+        "Block output would be longer than forgec's limit of 1000 UTF-16 units; the block is kept as written."
+    )
+
+
+@pytest.mark.usefixtures("small_cap")
+def test_forgec_cap_fails_the_macro_with_its_own_finding() -> None:
+    text = "{{setvar::v::" + "x" * 600 + "}}[{{upper::{{setvar::w::{{v}}{{v}}}}}}]"
+    out, diagnostics = expand_text(text, store=VariableStore(), item_id="blk")
+    assert out == "[{{SETVAR::W::{{V}}{{V}}}}]"
+    assert [(d.code, d.level, d.item_id) for d in diagnostics] == [("FG203", "error", "blk")]
+    assert diagnostics[0].message == (
+        "Macro {{setvar}} failed: a string it builds would be longer than forgec's limit of 1000 UTF-16 "
+        "units per block (a deliberate deviation; pi-forge allows 536870888)."
+    )
+    assert text[diagnostics[0].offset :].startswith("{{setvar::w::")
+
+
+@pytest.mark.usefixtures("small_cap")
+def test_forgec_cap_applies_to_xml_and_json_before_building() -> None:
+    _, diagnostics = _expand("{{xml::" + "&" * 300 + "}}")  # 1,500 units
+    assert [code for code, _ in diagnostics] == ["FG203"]
+    _, diagnostics = _expand("{{json::" + '"' * 600 + "}}")  # 1,202 units
+    assert [code for code, _ in diagnostics] == ["FG203"]
+    out, diagnostics = _expand("{{json::" + '"' * 400 + "}}")  # 802 units: fits
+    assert diagnostics == [] and len(out) == 802
+
+
+def test_realistic_text_is_untouched() -> None:
+    out, diagnostics = _expand("{{setvar::v::ab}}" + "{{setvar::v::{{v}}{{v}}}}" * 10 + "{{v}}")
+    assert diagnostics == [] and out == "ab" * 1024
+
+
+def test_qa_doubling_stack_is_bounded_with_the_real_limits() -> None:
+    """40 doublings: the 26th would pass 64 Mi units; every later one fails fast, nothing is built."""
+    assert engine.MAX_BLOCK_LENGTH == 64 * 1024 * 1024 < engine.MAX_STRING_LENGTH == 536_870_888
+    text = _doubling(40)
+    start = time.monotonic()
+    out, diagnostics = _expand(text)
+    assert time.monotonic() - start < 5
+    codes = [code for code, _ in diagnostics]
+    assert codes == ["FG203"] * 16  # 15 failed setvars, then the block itself (15 kept texts + 64 Mi)
+    assert diagnostics[-1][1].startswith("Block output would be longer")
+    assert out == text
