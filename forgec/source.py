@@ -18,7 +18,16 @@ never as exceptions:
   non-string scalar key (``1:``, ``true:``) becomes ``String(key)`` with a warning;
 * values JSON cannot hold (``.nan``, ``!!set``, ``!!binary``, ``!!omap``, custom ``!tags``,
   collection keys) are an error;
-* multiple documents are a parse error; an empty file is the value ``null``.
+* multiple documents are a parse error; an empty file is the value ``null``;
+* flow collections (``[[[…]]]``) nested deeper than :data:`YAML_MAX_FLOW_DEPTH` are refused by a
+  cheap pre-scan before ruamel runs: ruamel's scanner re-checks every open flow level at each token,
+  so its time grows with the square of the depth (1,000 levels: 1 s; 5,000: 16 s).  Block nesting
+  is linear in ruamel and is bounded by :data:`forgec.jsonparse.MAX_DEPTH` as JSON is.
+
+Every YAML or JSON file forgec reads from a user (stacks, contexts, ``forgec fingerprint``) goes
+through :func:`read_source` / :func:`decode_source` / :func:`parse_source_text`, so the limits and
+the error texts are the same everywhere.  Reading also adds two forgec-only hints: FG009 (info) when
+a JSON file starts with a byte-order mark, and FG010 (warning) at the first byte that is not UTF-8.
 
 Positions are resolved lazily: the fast readers keep no positions, and :meth:`SourceDocument.locate`
 re-scans the text (JSON) or walks ruamel's node tree (YAML) only when a diagnostic needs a line and
@@ -41,8 +50,10 @@ from forgec.rules import loader as codes
 __all__ = [
     "MAX_FILE_BYTES",
     "MAX_YAML_BYTES",
+    "YAML_MAX_FLOW_DEPTH",
     "YAML_NODE_BUDGET",
     "SourceDocument",
+    "decode_source",
     "is_yaml_path",
     "parse_source_text",
     "read_file_bytes",
@@ -56,6 +67,9 @@ MAX_FILE_BYTES = 64 * 1024 * 1024
 MAX_YAML_BYTES = 4 * 1024 * 1024
 #: Most nodes a YAML document may expand to once aliases are copied.
 YAML_NODE_BUDGET = 1_000_000
+#: Deepest flow nesting (``[``/``{``) read from YAML.  Lower than JSON's ``MAX_DEPTH`` because
+#: ruamel's scanner is quadratic in it (see the module docstring); 1,000 levels take ruamel ~1 s.
+YAML_MAX_FLOW_DEPTH = 1000
 #: Recursion limit while ruamel composes (it recurses about three frames per nesting level).
 _YAML_RECURSION_LIMIT = 12_000
 #: Above this size the JSON position index is built only for the pointers asked for.
@@ -280,8 +294,11 @@ def read_file_bytes(path: str | os.PathLike[str], limit: int | None = None) -> b
     return chunks[0] if len(chunks) == 1 else b"".join(chunks)
 
 
-def read_source(path: str | os.PathLike[str]) -> SourceDocument:
-    """Read and parse a stack file; never raises (problems are ``document.diagnostics``)."""
+def read_source(path: str | os.PathLike[str], *, allow_bom: bool = False) -> SourceDocument:
+    """Read and parse a stack file; never raises (problems are ``document.diagnostics``).
+
+    ``allow_bom`` as for :func:`decode_source` (contexts only).
+    """
     name = os.fspath(path)
     fmt = "yaml" if is_yaml_path(name) else "json"
     try:
@@ -303,7 +320,39 @@ def read_source(path: str | os.PathLike[str]) -> SourceDocument:
             )
         )
         return doc
-    return parse_source_text(raw.decode("utf-8", errors="replace"), name, fmt)
+    return decode_source(raw, name, fmt, allow_bom=allow_bom)
+
+
+def decode_source(raw: bytes, path: str = "<memory>", fmt: str = "json", *, allow_bom: bool = False) -> SourceDocument:
+    """Decode ``raw`` as Node's ``readFile(path, "utf8")`` does and parse it; never raises.
+
+    Invalid UTF-8 becomes U+FFFD (pi-forge reads it silently), with a forgec-only FG010 warning at
+    the first such byte.  ``allow_bom``: a leading byte-order mark is read as a space (so positions
+    stay right) instead of failing ``JSON.parse`` — for forgec's own formats (contexts), never for
+    stacks, whose JSON must be read exactly as pi-forge reads it.
+    """
+    try:
+        text = raw.decode("utf-8")
+        bad_at = None
+    except UnicodeDecodeError as error:
+        text = raw.decode("utf-8", errors="replace")
+        bad_at = len(raw[: error.start].decode("utf-8", errors="replace"))
+    if allow_bom and text.startswith("\ufeff"):
+        text = " " + text[1:]
+    doc = parse_source_text(text, path, fmt)
+    if bad_at is not None:
+        line, column = doc.position(bad_at)
+        doc.diagnostics.append(
+            Diagnostic(
+                "warning",
+                f"The file is not valid UTF-8 (first bad byte at line {line}, column {column}); pi-forge "
+                "reads such bytes as U+FFFD. Re-save the file as UTF-8.",
+                codes.INVALID_UTF8,
+                span=doc.span(bad_at, bad_at + 1),
+                extra=True,
+            )
+        )
+    return doc
 
 
 def parse_source_text(text: str, path: str = "<memory>", fmt: str = "json") -> SourceDocument:
@@ -313,6 +362,17 @@ def parse_source_text(text: str, path: str = "<memory>", fmt: str = "json") -> S
         _parse_yaml(doc)
     else:
         _parse_json(doc)
+        if not doc.parsed and text.startswith("\ufeff"):
+            doc.diagnostics.append(
+                Diagnostic(
+                    "info",
+                    "The file starts with a UTF-8 byte-order mark; pi-forge cannot read it. Save it "
+                    "without BOM.",
+                    codes.BYTE_ORDER_MARK,
+                    span=doc.span(0, 1),
+                    extra=True,
+                )
+            )
     return doc
 
 
@@ -365,6 +425,18 @@ def _parse_yaml(doc: SourceDocument) -> None:
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
     assert doc.text is not None
+    too_deep = yaml_flow_depth_exceeded(doc.text, YAML_MAX_FLOW_DEPTH)
+    if too_deep is not None:
+        doc.diagnostics.append(
+            Diagnostic(
+                "error",
+                f"YAML flow collections ([...], {{...}}) are nested deeper than forgec's limit of "
+                f"{YAML_MAX_FLOW_DEPTH} levels.",
+                codes.NESTING_TOO_DEEP,
+                span=doc.span(too_deep, too_deep + 1),
+            )
+        )
+        return
     yaml = YAML(typ="safe", pure=True)
     limit = sys.getrecursionlimit()
     try:
@@ -390,6 +462,8 @@ def _parse_yaml(doc: SourceDocument) -> None:
     converter = _YamlConverter(yaml, doc)
     try:
         sys.setrecursionlimit(max(limit, _YAML_RECURSION_LIMIT))
+        if root is not None:
+            _check_expansion(root)
         doc.data = None if root is None else converter.convert(root, 0)
     except RecursionError:
         doc.diagnostics.append(
@@ -410,7 +484,125 @@ def _parse_yaml(doc: SourceDocument) -> None:
     doc.parsed = True
 
 
+#: the characters the flow-depth pre-scan stops at
+_FLOW_SCAN = re.compile(r"[\[\]{}\"'#\n|>]")
+_BLOCK_HEADER = re.compile(r"[|>][-+1-9]{0,2}[ \t]*(?:#[^\n]*)?(?=\n|$)")
+_DQ_END = re.compile(r'(?:[^"\\]|\\.)*"', re.S)
+_SQ_END = re.compile(r"(?:[^']|'')*'(?!')")
+_INDENT = re.compile(r"[ ]*")
+
+
+def yaml_flow_depth_exceeded(text: str, limit: int) -> int | None:
+    """Offset of the first ``[``/``{`` that opens flow level ``limit + 1``, or ``None``.
+
+    A linear pre-scan (it visits only brackets, quotes, comments, line ends and block-scalar
+    headers), approximate in the safe direction: quoted scalars, comments and the lines of block
+    scalars (``|``/``>``) are skipped; in block context a bracket counts only where a token starts
+    (after a space or at a line start), while inside a flow collection every bracket is structure.
+    A malformed document may be under-counted; ruamel then reports it.
+    """
+    if text.count("[") + text.count("{") <= limit:
+        return None
+    depth = 0
+    pos = 0
+    end = len(text)
+    line_start = 0
+    search = _FLOW_SCAN.search
+    while True:
+        match = search(text, pos)
+        if match is None:
+            return None
+        at = match.start()
+        char = text[at]
+        prev = text[at - 1] if at > line_start else " "
+        pos = at + 1
+        if char == "\n":
+            line_start = pos
+        elif char in "[{":
+            if depth or prev in " \t":
+                depth += 1
+                if depth > limit:
+                    return at
+        elif char in "]}":
+            if depth:
+                depth -= 1
+        elif char == "#":
+            if prev in " \t":
+                newline = text.find("\n", pos)
+                pos = end if newline < 0 else newline
+        elif char in "\"'":
+            if prev in " \t[{,:-?":
+                closing = (_DQ_END if char == '"' else _SQ_END).match(text, pos)
+                if closing is None:
+                    return None
+                pos = closing.end()
+        elif not depth and prev in " \t" and _BLOCK_HEADER.match(text, at):
+            # a block scalar: skip every following line indented more than this one (or blank)
+            indent = _INDENT.match(text, line_start).end() - line_start
+            newline = text.find("\n", at)
+            while newline >= 0:
+                following = newline + 1
+                width = _INDENT.match(text, following).end() - following
+                rest = text[following + width : following + width + 1]
+                if width > indent or rest in ("\n", "\r", ""):
+                    if following >= end:
+                        return None
+                    newline = text.find("\n", following)
+                    continue
+                break
+            if newline < 0:
+                return None
+            pos = newline
+
+
 _TAG = "tag:yaml.org,2002:"
+
+
+def _check_expansion(root: Any) -> None:
+    """Refuse an alias bomb before copying anything: sizes are summed once per distinct node.
+
+    Raises :class:`_YamlProblem` at the node whose children together, but none alone, expand past
+    :data:`YAML_NODE_BUDGET` (the anchor that multiplies).  Cycles count once here; the converter
+    reports them.
+    """
+    sizes: dict[int, int] = {}
+    active: set[int] = set()
+
+    def children(node: Any) -> list[Any]:
+        if type(node).__name__ == "SequenceNode":
+            return list(node.value)
+        return [part for pair in node.value for part in pair]
+
+    def size(node: Any) -> int:
+        key = id(node)
+        known = sizes.get(key)
+        if known is not None:
+            return known
+        if type(node).__name__ == "ScalarNode" or key in active:
+            return 1
+        active.add(key)
+        total = 1
+        for child in children(node):
+            total += size(child)
+            if total > YAML_NODE_BUDGET:
+                break
+        active.discard(key)
+        sizes[key] = total
+        return total
+
+    if size(root) <= YAML_NODE_BUDGET:
+        return
+    node = root
+    while True:
+        heavy = next((c for c in children(node) if sizes.get(id(c), 0) > YAML_NODE_BUDGET), None)
+        if heavy is None:
+            break
+        node = heavy
+    raise _YamlProblem(
+        f"YAML aliases expand to more than {YAML_NODE_BUDGET} values; refusing to read it.",
+        codes.YAML_ALIAS_EXPANSION,
+        node,
+    )
 
 
 class _YamlConverter:

@@ -3,17 +3,29 @@
 A prompt stack is fingerprinted in its *normalised* form (as pi-forge's loader produces it), an
 agent profile in its normalised form, a prompt runtime without its own fingerprint key, and any
 other JSON document as it is.
+
+Files are read by :func:`forgec.source.decode_source`, the reader ``forgec validate`` and the
+compiler use: the same limits (alias expansion, nesting, size), the same decoding (invalid UTF-8
+becomes U+FFFD, as pi-forge reads it) and the same diagnostics, printed as
+``path:line:col: FGnnn [level] message``.  A stack is fingerprinted in the loader's normalised form
+exactly as the compile report's ``fingerprints.promptStack``; a stack the loader refuses (an
+error-level diagnostic, e.g. FG124 for an empty YAML file) is not fingerprinted.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from forgec.cli._common import no_traceback
+
+if TYPE_CHECKING:
+    from forgec.diagnostics import Diagnostic
+    from forgec.source import SourceDocument
 
 _EPILOG = """\b
 Examples:
@@ -24,27 +36,45 @@ Examples:
 \b
 --as auto (default) recognises agent profiles (type pi-forge.agent-profile),
 prompt runtimes (baseSystemPrompt + options) and prompt stacks (items); other
-documents are hashed as plain JSON. Exit codes: 0 all fingerprinted, 1 a value
-cannot be fingerprinted (FG810), 2 unreadable input."""
+documents are hashed as plain JSON; an empty YAML file is read as a stack
+(and refused, FG124, as validate does). Standard input is read as JSON.
+Exit codes: 0 all fingerprinted, 1 invalid input (a diagnostic is printed) or a
+value that cannot be fingerprinted (FG810), 2 unreadable input (FG002)."""
 
 
-def _read(path: str) -> tuple[str, str]:
-    if path == "-":
-        return sys.stdin.read(), "-"
-    return Path(path).read_text(encoding="utf-8"), path
+def _read(path: str) -> SourceDocument:
+    """The parsed document, through the shared reader (never raises)."""
+    from forgec.rules import loader as codes
+    from forgec.source import decode_source, read_source
+
+    if path != "-":
+        return read_source(path)
+    try:
+        raw = sys.stdin.buffer.read()
+    except OSError as exc:  # pragma: no cover - a closed or unreadable standard input
+        from forgec.diagnostics import Diagnostic
+        from forgec.source import SourceDocument
+
+        doc = SourceDocument("-", "json")
+        doc.diagnostics.append(Diagnostic("error", f"Cannot read standard input: {exc.strerror or exc}", codes.FILE_UNREADABLE))
+        return doc
+    return decode_source(raw, "-", "json")
 
 
-def _parse(text: str, name: str) -> Any:
-    if name.endswith((".yaml", ".yml")):
-        from ruamel.yaml import YAML
+def _echo_diagnostics(path: str, diagnostics: list[Diagnostic], document: SourceDocument | None) -> None:
+    """``path:line:col: FGnnn [level] message`` on standard error (1:1 when there is no position)."""
+    from forgec.output import escape_controls
+    from forgec.source import resolve_spans
 
-        return YAML(typ="safe", pure=True).load(text)
-    from forgec.jsonparse import loads
+    resolve_spans(diagnostics, document)
+    for d in diagnostics:
+        line, column = (d.span.line, d.span.column) if d.span is not None else (1, 1)
+        click.echo(f"{escape_controls(path)}:{line}:{column}: {d.code} [{d.level}] {escape_controls(d.message)}", err=True)
 
-    return loads(text)
 
-
-def _kind(doc: Any) -> str:
+def _kind(doc: Any, document: SourceDocument) -> str:
+    if doc is None and document.format == "yaml":
+        return "stack"  # an empty YAML file: validate reads it as a stack too (FG124)
     if isinstance(doc, dict):
         if doc.get("type") == "pi-forge.agent-profile":
             return "profile"
@@ -70,30 +100,41 @@ def _kind(doc: Any) -> str:
 def fingerprint(paths: tuple[str, ...], kind: str, canonical: bool) -> None:
     """Print the sha256:v1 fingerprint of each PATH ('-' reads standard input)."""
     from forgec.fingerprint import FingerprintError, canonical_json, normalize_profile, sha256_v1
+    from forgec.rules import loader as codes
 
     status = 0
     for path in paths:
-        try:
-            text, name = _read(path)
-            doc = _parse(text, name)
-        except (OSError, ValueError, UnicodeDecodeError) as exc:
-            click.echo(f"forgec fingerprint: {path}: {exc}", err=True)
-            status = max(status, 2)
+        document = _read(path)
+        if document.diagnostics:
+            _echo_diagnostics(path, document.diagnostics, document)
+        if not document.parsed:
+            unreadable = any(d.code == codes.FILE_UNREADABLE for d in document.diagnostics)
+            status = max(status, 2 if unreadable else 1)
             continue
-        chosen = _kind(doc) if kind == "auto" else kind
+        doc = document.data
+        chosen = _kind(doc, document) if kind == "auto" else kind
         value = doc
         if chosen == "stack":
             from forgec.codecs.stack import load_stack_data
 
-            value = load_stack_data(doc, Path(name).name if name != "-" else "stack.json").stack
+            file_name = os.path.basename(path) if path != "-" else "stack.json"
+            loaded = load_stack_data(doc, file_name, path=path)
+            errors = [d for d in loaded.diagnostics if d.level == "error"]
+            if errors:
+                _echo_diagnostics(path, errors, document)
+                status = max(status, 1)
+                continue
+            value = loaded.stack
         elif chosen == "profile":
-            value = normalize_profile(doc, Path(name).stem if name != "-" else "")
+            value = normalize_profile(doc, Path(path).stem if path != "-" else "")
         elif chosen == "runtime" and isinstance(doc, dict):
             value = {k: v for k, v in doc.items() if k != "promptRuntimeFingerprint"}
         try:
             digest = sha256_v1(value)
         except FingerprintError as exc:
-            click.echo(f"{path}: error: {exc} [FG810]", err=True)
+            from forgec.output import escape_controls
+
+            click.echo(f"{escape_controls(path)}:1:1: FG810 [error] {escape_controls(str(exc))}", err=True)
             status = max(status, 1)
             continue
         click.echo(f"{digest}  {path}")

@@ -16,11 +16,9 @@ from __future__ import annotations
 
 import copy
 import difflib
-import json
 import os
 import re
 from dataclasses import dataclass, field
-from functools import cache
 from typing import Any
 
 from forgec.jscompat import json_stringify
@@ -80,11 +78,28 @@ _INSTANT = re.compile(
 class ContextError(Exception):
     """A context file forgec refuses. ``str(error)`` is the user-facing message."""
 
-    def __init__(self, message: str, *, path: str | None = None, pointer: tuple[str | int, ...] = ()) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        path: str | None = None,
+        pointer: tuple[str | int, ...] = (),
+        code: str | None = None,
+        position: tuple[int, int] | None = None,
+    ) -> None:
         self.path = path
         self.pointer = pointer
         self.detail = message
-        super().__init__(f"{path}: {message}" if path else message)
+        #: the FG0xx code of a reading problem (the file does not parse, is too large…), else None
+        self.code = code
+        #: 1-based ``(line, column)`` of a reading problem, when known
+        self.position = position
+        if code is not None:  # the diagnostic line every command prints: path:line:col: FGnnn [error] …
+            line, column = position or (1, 1)
+            text = f"{path or '<context>'}:{line}:{column}: {code} [error] {message}"
+        else:
+            text = f"{path}: {message}" if path else message
+        super().__init__(text)
 
 
 # --- instants ------------------------------------------------------------------------------------
@@ -487,64 +502,71 @@ class Context:
 # --- reading -------------------------------------------------------------------------------------
 
 
-def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not valid JSON")
+# Contexts are read by forgec.source, the reader of stacks: the same limits (size, nesting, YAML
+# alias expansion), the same YAML data model (timestamps stay strings, duplicate keys refused) and
+# the same FG0xx messages with the file's line and column.  Two differences, both because a
+# context is forgec's own format: one leading byte-order mark is allowed, and the reader's
+# forgec-only warnings (FG008, FG010) are not reported (a context has no diagnostics channel).
 
 
-#: one decoder for every context (``json.loads`` with an option builds a new one per call)
-_DECODER = json.JSONDecoder(parse_constant=_reject_constant)
+#: Deepest nesting a context may have.  Lower than the reader's limit (5,000) because a context's
+#: values (variables, tool parameters, messages) are copied and printed by recursive code later
+#: (``copy.deepcopy``, the report writer), which Python stops at about 1,000 levels.
+CONTEXT_MAX_DEPTH = 500
+
+
+def _too_deep(value: Any, limit: int) -> tuple[str | int, ...] | None:
+    """The pointer of the first value nested deeper than ``limit``, or None (iterative walk)."""
+    stack: list[tuple[Any, tuple[str | int, ...]]] = [(value, ())]
+    while stack:
+        current, pointer = stack.pop()
+        if len(pointer) > limit:
+            return pointer
+        if type(current) is dict:
+            stack.extend((child, (*pointer, key)) for key, child in current.items() if isinstance(child, (dict, list)))
+        elif type(current) is list:
+            stack.extend((child, (*pointer, i)) for i, child in enumerate(current) if isinstance(child, (dict, list)))
+    return None
+
+
+def _document_data(document: Any, label: str | None) -> Any:
+    """The parsed value, or :class:`ContextError` for the document's first reading error."""
+    from forgec.rules import loader as codes
+
+    if document.parsed:
+        text = document.text or ""
+        if document.format == "yaml" or text.count("[") + text.count("{") > CONTEXT_MAX_DEPTH:
+            pointer = _too_deep(document.data, CONTEXT_MAX_DEPTH)
+            if pointer is not None:
+                span = document.locate(pointer)
+                raise ContextError(
+                    f"{_field_name(pointer[:3])}... is nested deeper than forgec's limit of "
+                    f"{CONTEXT_MAX_DEPTH} levels for a context.",
+                    path=label,
+                    pointer=pointer,
+                    code=codes.NESTING_TOO_DEEP,
+                    position=(span.line, span.column) if span is not None else None,
+                )
+        return document.data
+    error = next(d for d in document.diagnostics if d.level == "error")
+    message = error.message
+    if error.code == codes.FILE_UNREADABLE:
+        message = "cannot read the context file: " + message.split(": ", 1)[-1]
+    position = (error.span.line, error.span.column) if error.span is not None else None
+    raise ContextError(message, path=label, code=error.code, position=position)
 
 
 def _parse_json(text: str, path: str | None) -> Any:
-    try:
-        if text.startswith("\ufeff"):  # json.loads' own "Unexpected UTF-8 BOM" message
-            return json.loads(text, parse_constant=_reject_constant)
-        return _DECODER.decode(text)
-    except json.JSONDecodeError as error:
-        raise ContextError(
-            f"not valid JSON: {error.msg} (line {error.lineno}, column {error.colno})", path=path
-        ) from None
-    except ValueError as error:
-        raise ContextError(f"not valid JSON: {error}", path=path) from None
+    from forgec.source import parse_source_text
 
-
-@cache
-def _yaml_loader() -> Any:
-    """A safe, pure-Python ruamel loader whose timestamps stay strings (``now: 2026-…Z`` unquoted)."""
-    from ruamel.yaml import YAML
-    from ruamel.yaml.constructor import SafeConstructor
-
-    class _Constructor(SafeConstructor):
-        pass
-
-    _Constructor.add_constructor("tag:yaml.org,2002:timestamp", SafeConstructor.construct_yaml_str)
-    yaml = YAML(typ="safe", pure=True)
-    yaml.Constructor = _Constructor
-    return yaml
-
-
-def _parse_yaml(text: str, path: str | None) -> Any:
-    """YAML contexts: the same data model as JSON once loaded."""
-    from ruamel.yaml.error import YAMLError
-
-    try:
-        return _yaml_loader().load(text)
-    except YAMLError as error:
-        raise ContextError(f"not valid YAML: {error}", path=path) from None
+    return _document_data(parse_source_text(text, path or "<context>", "json"), path)
 
 
 def _read(source: str | os.PathLike[str]) -> tuple[Any, str]:
-    label = str(source)
-    from forgec.source import read_file_bytes
+    from forgec.source import read_source
 
-    try:
-        raw = read_file_bytes(source)
-    except OSError as error:
-        raise ContextError(f"cannot read the context file: {error.strerror or error}", path=label) from None
-    text = raw.decode("utf-8-sig", errors="replace")
-    if os.path.splitext(label)[1].lower() in (".yaml", ".yml"):
-        return _parse_yaml(text, label), label
-    return _parse_json(text, label), label
+    label = str(source)
+    return _document_data(read_source(source, allow_bom=True), label), label
 
 
 def sample_context_path() -> Any:

@@ -20,6 +20,8 @@ FILE_TOO_LARGE = "FG005"
 YAML_ALIAS_EXPANSION = "FG006"
 YAML_UNSUPPORTED_VALUE = "FG007"
 YAML_VALUE_CONVERTED = "FG008"
+BYTE_ORDER_MARK = "FG009"
+INVALID_UTF8 = "FG010"
 
 # --- FG1xx: raw shape checks (§10.3) -------------------------------------------------------------
 STACK_ID_MISSING = "FG101"
@@ -90,7 +92,9 @@ _RULES: tuple[tuple[str, str, str, str, str, str, bool], ...] = (
      "The YAML stack file does not parse, holds several documents, or repeats a mapping key.",
      "id: writer\nitems:\n  - kind: block\n   id: a", "id: writer\nitems:\n  - kind: block\n    id: a", False),
     (NESTING_TOO_DEEP, "nesting-too-deep", "error",
-     "The document nests lists/objects deeper than forgec reads (5000 levels; pi-forge has no limit).",
+     "The document nests lists/objects deeper than forgec reads (5000 levels; pi-forge has no limit). "
+     "YAML flow collections ([...], {...}) stop at 1000 levels, because the YAML parser's time grows "
+     "with the square of that depth; a context file stops at 500 levels.",
      '{"id": "x", "items": [], "defaults": [[[[ ... 6000 levels ... ]]]]}', '{"id": "x", "items": []}', False),
     (FILE_TOO_LARGE, "file-too-large", "error",
      "The file is larger than forgec reads (64 MiB for JSON, 4 MiB for YAML).",
@@ -105,6 +109,15 @@ _RULES: tuple[tuple[str, str, str, str, str, str, bool], ...] = (
     (YAML_VALUE_CONVERTED, "yaml-value-converted", "warning",
      "YAML read a plain scalar as a date, or a key as a number/boolean/null; forgec keeps it as text. Quote it.",
      "variables:\n  released: 2024-01-01", "variables:\n  released: \"2024-01-01\"", False),
+    (BYTE_ORDER_MARK, "byte-order-mark", "info",
+     "The JSON file starts with a UTF-8 byte-order mark. pi-forge reads it with JSON.parse, which refuses "
+     "the mark (the FG001 error); save the file as UTF-8 without BOM.",
+     "\\ufeff{\"id\": \"writer\", \"items\": []}  (the file starts with the bytes EF BB BF)",
+     '{"id": "writer", "items": []}', False),
+    (INVALID_UTF8, "invalid-utf8", "warning",
+     "The file holds bytes that are not valid UTF-8. pi-forge reads them silently as U+FFFD, "
+     "so the text it uses differs from what was written; re-save the file as UTF-8.",
+     "{\"id\": \"caf\\xe9\", \"items\": []}  (a Latin-1 byte E9)", '{"id": "café", "items": []}', False),
     (STACK_ID_MISSING, "stack-id-missing", "error",
      "The stack has no id, or it is not a non-blank string (the file name is used instead).",
      '{"schemaVersion": 1, "items": []}', '{"schemaVersion": 1, "id": "writer", "items": []}', True),
