@@ -64,8 +64,9 @@ def find_pyproject(start: Path) -> Path | None:
     """The nearest ``pyproject.toml`` at or above ``start`` that has a ``[tool.forgec]`` table.
 
     Like ruff, a ``pyproject.toml`` without our table is passed over, so a monorepo's package
-    files do not hide the root configuration.  A file we cannot parse is a usage error: silently
-    ignoring a broken configuration would change what gets checked.
+    files do not hide the root configuration.  A file we cannot read, decode (not UTF-8) or parse
+    (not TOML) is a usage error, ``<path>: invalid pyproject.toml: <reason>``: silently ignoring a
+    broken configuration would change what gets checked.
     """
     start = start.resolve()
     folder = start if start.is_dir() else start.parent
@@ -80,10 +81,20 @@ def _read_table(path: Path) -> dict[str, Any] | None:
     import tomllib
 
     try:
-        with path.open("rb") as handle:
-            data = tomllib.load(handle)
-    except (OSError, tomllib.TOMLDecodeError) as exc:
-        raise ConfigError(f"cannot read {path}: {exc}") from exc
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read pyproject.toml: {exc.strerror or exc}") from exc
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        reason = f"not UTF-8 (byte 0x{raw[exc.start]:02x} at offset {exc.start})"
+        raise ConfigError(f"{path}: invalid pyproject.toml: {reason}") from exc
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: invalid pyproject.toml: {exc}") from exc
+    except RecursionError as exc:  # absurdly nested arrays or inline tables
+        raise ConfigError(f"{path}: invalid pyproject.toml: nested too deeply") from exc
     tool = data.get("tool")
     if not isinstance(tool, dict):
         return None

@@ -12,7 +12,9 @@ The rules, chosen so that a file is always checked the way pi-forge would load i
 * any other folder: its ``*.json``, ``*.yaml`` and ``*.yml`` files, **not recursively** (pi-forge reads
   one folder level; recursing would pick up ``package.json`` and friends), loaded as one group;
 * ``-``: a stack read from standard input (``--stdin-filename`` names it);
-* a path that does not exist or cannot be read is a usage error (exit code 2).
+* a path that does not exist or cannot be read is a usage error (exit code 2), and so is a folder
+  (or, with no PATH, a current folder) in which nothing is found: a typo'd path in CI must not pass
+  as "0 files checked".
 """
 
 from __future__ import annotations
@@ -76,6 +78,21 @@ def project_root_of(folder: Path) -> Path | None:
     return None
 
 
+_PATTERNS = ", ".join(f"*{suffix}" for suffix in STACK_SUFFIXES)
+
+
+def _group_has_stacks(group: tuple[Path, ...]) -> bool:
+    """Whether any folder of a project group holds a stack file (unreadable folders: "maybe",
+    the loader reports them)."""
+    for folder in group:
+        try:
+            if folder.is_dir() and _list_stack_files(folder):
+                return True
+        except OSError:
+            return True
+    return False
+
+
 def _is_project_root(folder: Path) -> bool:
     return any(d.is_dir() for d in project_stack_dirs(folder))
 
@@ -103,7 +120,18 @@ def expand_paths(args: list[str], cwd: Path | None = None) -> DiscoveryResult:
     seen: set[Path] = set()
     if not args:
         root = cwd.resolve()
-        targets.append(Target(display=".", group=project_stack_dirs(root), display_base=("", root)))
+        group = project_stack_dirs(root)
+        if not any(d.is_dir() for d in group):
+            errors.append(
+                f"no prompt stacks found: {root} is not a Pi project (looked for .pi/forge/prompt-stacks "
+                "and .pi/prompt-stacks); give a PATH to check"
+            )
+        elif not _group_has_stacks(group):
+            errors.append(
+                f"no stack files ({_PATTERNS}) found in {root}/.pi/forge/prompt-stacks or {root}/.pi/prompt-stacks"
+            )
+        else:
+            targets.append(Target(display=".", group=group, display_base=("", root)))
         return DiscoveryResult(targets, errors)
     for arg in args:
         if arg == "-":
@@ -117,7 +145,10 @@ def expand_paths(args: list[str], cwd: Path | None = None) -> DiscoveryResult:
             if not os.access(path, os.R_OK | os.X_OK):
                 errors.append(f"{arg}: folder cannot be read (permission denied)")
                 continue
-            targets.extend(_expand_folder(arg, path.resolve()))
+            found = _expand_folder(arg, path.resolve())
+            if not found:
+                errors.append(f"{arg}: no stack files ({_PATTERNS}) found")
+            targets.extend(found)
             continue
         if not os.access(path, os.R_OK):
             errors.append(f"{arg}: file cannot be read (permission denied)")
@@ -139,6 +170,8 @@ def _expand_folder(arg: str, folder: Path) -> list[Target]:
         group = project_stack_dirs(root)
         return [Target(_display(arg, folder, f), f, group) for f in _list_stack_files(folder)]
     if _is_project_root(folder):
+        if not _group_has_stacks(project_stack_dirs(folder)):
+            return []
         return [Target(display=arg, group=project_stack_dirs(folder), display_base=(arg, folder))]
     group = (folder,)
     return [Target(_display(arg, folder, f), f, group) for f in _list_stack_files(folder)]

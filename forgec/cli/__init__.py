@@ -41,6 +41,19 @@ class LazyGroup(click.Group):
         command: click.Command = getattr(module, entry[1])
         return command
 
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        """click's lookup, plus "Did you mean 'validate'?" for a mistyped command name."""
+        name = click.utils.make_str(args[0]) if args else ""
+        if args and name not in COMMANDS and not name.startswith("-"):
+            import difflib
+
+            close = difflib.get_close_matches(name, list(COMMANDS), n=1, cutoff=0.6)
+            if close:
+                ctx.fail(f"No such command {name!r}. Did you mean {close[0]!r}?")
+        return super().resolve_command(ctx, args)
+
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         rows = [(name, COMMANDS[name][2]) for name in self.list_commands(ctx)]
         with formatter.section("Commands"):
@@ -70,9 +83,29 @@ def cli() -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Console-script entry point."""
+    """Console-script entry point.
+
+    click's standalone mode turns Ctrl-C into ``Aborted!`` and exit code 1, which a script cannot
+    tell from "findings".  forgec runs click without it and maps the outcomes itself: usage errors
+    exactly as click prints them (exit 2), ``Exit`` codes unchanged, and an interrupt -- wherever
+    it happens, even while a command imports its libraries -- to ``forgec: interrupted`` and exit
+    code 130 (128 + SIGINT, the shell convention).
+    """
     try:
-        cli.main(args=argv, prog_name="forgec", standalone_mode=True)
+        code = cli.main(args=argv, prog_name="forgec", standalone_mode=False)
+    except click.exceptions.Abort as exc:
+        if isinstance(exc.__context__, EOFError):  # end of input at a prompt: click's behaviour
+            click.echo("Aborted!", err=True)
+            sys.exit(1)
+        _interrupted()
     except KeyboardInterrupt:
-        click.echo("interrupted", err=True)
-        sys.exit(130)
+        _interrupted()
+    except click.exceptions.ClickException as exc:
+        exc.show()
+        sys.exit(exc.exit_code)
+    sys.exit(code if isinstance(code, int) else 0)
+
+
+def _interrupted() -> None:
+    click.echo("forgec: interrupted", err=True)
+    sys.exit(130)

@@ -1,4 +1,9 @@
-"""Small helpers shared by forgec's commands: the no-traceback guard and colour detection."""
+"""Small helpers shared by forgec's commands: the no-traceback guard, error messages, ``--out``
+files and colour detection.
+
+Every usage or I/O problem a command reports (not click's own usage errors) has one shape,
+``forgec <command>: error: <message>``, so scripts and people can tell which command complained.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +11,8 @@ import functools
 import os
 import sys
 from collections.abc import Callable
-from typing import Any, TypeVar
+from pathlib import Path
+from typing import Any, NoReturn, TypeVar
 
 import click
 
@@ -41,17 +47,65 @@ def no_traceback(fn: F) -> F:
         except Exception as exc:
             if os.environ.get("FORGEC_DEBUG"):
                 raise
-            click.echo(f"forgec: internal error: {type(exc).__name__}: {exc}", err=True)
+            click.echo(f"{prog()}: internal error: {type(exc).__name__}: {exc}", err=True)
             click.echo(REPORT_HINT, err=True)
             sys.exit(2)
 
     return wrapper  # type: ignore[return-value]
 
 
-def fail(message: str) -> None:
+def prog() -> str:
+    """``forgec <command>`` (``forgec snapshot check``) of the running command, for messages.
+
+    Built from the click contexts below the root, so it reads the same whether forgec runs as a
+    console script or in-process (``CliRunner``, whose root is not called ``forgec``).
+    """
+    names: list[str] = []
+    ctx = click.get_current_context(silent=True)
+    while ctx is not None and ctx.parent is not None:
+        if ctx.info_name:
+            names.append(ctx.info_name)
+        ctx = ctx.parent
+    return " ".join(["forgec", *reversed(names)])
+
+
+def error(message: str) -> None:
+    """Print ``forgec <command>: error: message`` on standard error (no exit).
+
+    Messages quote paths and values the user or a file supplied: control characters are shown
+    escaped so they cannot drive the terminal.
+    """
+    from forgec.output import escape_controls
+
+    click.echo(f"{prog()}: error: {escape_controls(message)}", err=True)
+
+
+def fail(message: str) -> NoReturn:
     """A usage problem that is not about the command line's syntax: message and exit code 2."""
-    click.echo(f"forgec: error: {message}", err=True)
+    error(message)
     sys.exit(2)
+
+
+def write_out(target: str, text: str, *, overwrite: bool) -> None:
+    """Write ``text`` to ``--out``/``-o`` ``target``; every problem is a clean exit 2.
+
+    ``-`` is standard output.  An existing file is replaced (atomically) only with ``overwrite``;
+    a missing folder is not created (a typo should not grow a folder tree).  See
+    :func:`forgec.atomic.write_output`.
+    """
+    from forgec.atomic import ExistingFilesError, write_output
+
+    if target == "-":
+        click.echo(text, nl=False)
+        return
+    if target == "":
+        fail("cannot write '': empty file name")
+    try:
+        write_output(Path(target), text, overwrite=overwrite)
+    except ExistingFilesError:
+        fail(f"{target} already exists; pass --overwrite to replace it")
+    except OSError as exc:
+        fail(f"cannot write {target}: {exc.strerror or exc}")
 
 
 def use_color(flag: bool | None) -> bool:
@@ -65,3 +119,24 @@ def use_color(flag: bool | None) -> bool:
         return True
     isatty = getattr(sys.stdout, "isatty", None)
     return bool(isatty and isatty())
+
+
+def echo_load_errors(loaded: Any, display: str) -> tuple[bool, bool]:
+    """Print the loader's error diagnostics of a stack as concise lines on standard error.
+
+    ``path:line:col: FG001 [error] message``, exactly as ``forgec validate --format concise``
+    prints them.  Returns ``(has_errors, parsed)``: whether the loader reported an error (pi-forge
+    would not use the stack) and whether the file parsed at all (when not, everything compiled
+    from it is pi-forge's fallback stack, not the user's).
+    """
+    from forgec.lint import Finding
+    from forgec.output.concise import format_finding
+    from forgec.source import resolve_spans
+
+    errors = [d for d in getattr(loaded, "diagnostics", ()) if d.level == "error"]
+    document = getattr(loaded, "document", None)
+    parsed = document is not None and bool(getattr(document, "parsed", False))
+    resolve_spans(errors, document)
+    for diagnostic in errors:
+        click.echo(format_finding(display, Finding(diagnostic, diagnostic.level)), err=True)
+    return bool(errors), parsed

@@ -133,7 +133,10 @@ def plugin_setup_for(start: Path, trust_all: bool) -> PluginSetup:
 
 def echo_plugin_diagnostics(setup: PluginSetup, prog: str, *, quiet: bool = False) -> None:
     """Print the loading diagnostics on standard error (``quiet`` drops the ``info`` ones)."""
+    from forgec.output import escape_controls
+
     for diagnostic in setup.diagnostics:
         if quiet and diagnostic.level == "info":
             continue
-        click.echo(f"{prog}: {diagnostic.level}: {diagnostic.message} [{diagnostic.code}]", err=True)
+        message = escape_controls(diagnostic.message)
+        click.echo(f"{prog}: {diagnostic.level}: {message} [{diagnostic.code}]", err=True)

@@ -13,13 +13,14 @@ from typing import Any
 
 import click
 
-from forgec.cli._common import no_traceback
+from forgec.cli._common import echo_load_errors, fail, no_traceback, write_out
 from forgec.cli._plugins import (
     echo_plugin_diagnostics,
     plugin_setup_for,
     report_needs_plugin,
     trust_plugins_option,
 )
+from forgec.output import escape_controls
 
 _TARGETS = ("anthropic-messages", "google-generative-ai", "openai-completions", "openai-responses")
 
@@ -32,8 +33,14 @@ Examples:
 
 \b
 --target all prints the whole `payloads` section of the compile report (the four
-reference models). Exit codes: 0 body written, 1 pi-ai would fail to build the
-request (the error is printed), 2 usage error or unreadable input.
+reference models). --out FILE writes atomically and never replaces an existing
+file unless --overwrite is given; --out - is standard output.
+
+\b
+Exit codes: 0 body written; 1 the stack has loader errors (printed on stderr as
+file:line:col: FGnnn [error] message; the body is still printed when the file
+parsed, none when it could not be parsed) or pi-ai would fail to build the request;
+2 usage error, unreadable input or an --out file that cannot be written.
 
 \b
 Custom macros and slots come from trusted plugins: --trust-plugins, or
@@ -42,13 +49,17 @@ load is printed on stderr and the stack compiles without it."""
 
 def _echo_diagnostics(diagnostics: list[Any]) -> None:
     for diagnostic in diagnostics:
-        click.echo(f"forgec compile: {diagnostic.level}: {diagnostic.message} [{diagnostic.code}]", err=True)
+        message = escape_controls(diagnostic.message)
+        click.echo(f"forgec compile: {diagnostic.level}: {message} [{diagnostic.code}]", err=True)
 
-def _write(text: str, out: Path | None) -> None:
-    if out is None:
-        click.echo(text, nl=False)
-    else:
-        out.write_text(text, encoding="utf-8")
+
+def _unknown_model(catalog: Any, key: str, message: str) -> str:
+    """``Unknown model: x`` plus the models the catalog knows, so the user can pick one."""
+    known = sorted(getattr(catalog, "models", {}) or {})
+    if not known or key in known:
+        return message
+    return f"{message}; known models: {', '.join(known)}"
+
 
 @click.command("compile", epilog=_EPILOG, context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("stack", type=click.Path(exists=True, dir_okay=False, path_type=Path))
@@ -75,7 +86,9 @@ def _write(text: str, out: Path | None) -> None:
 @click.option("--session-id", default=None, metavar="ID",
               help="Pi session id (OpenAI Responses prompt_cache_key); default 01950000-0000-7000-8000-000000000000.")
 @click.option("--redact", is_flag=True, help="Apply pi-forge's payload redaction and truncation, with a size line on stderr.")
-@click.option("--out", "out", type=click.Path(dir_okay=False, path_type=Path), help="Write the body to FILE.")
+@click.option("--out", "out", metavar="FILE",
+              help="Write the body to FILE (atomically; '-' is standard output).")
+@click.option("--overwrite", is_flag=True, help="Let --out replace an existing file.")
 @trust_plugins_option
 @no_traceback
 def compile_command(
@@ -87,7 +100,8 @@ def compile_command(
     thinking: str | None,
     session_id: str | None,
     redact: bool,
-    out: Path | None,
+    out: str | None,
+    overwrite: bool = False,
     trust_plugins: bool = False,
 ) -> None:
     """Compile STACK and print the provider request body Pi would send (no network access)."""
@@ -98,17 +112,18 @@ def compile_command(
 
     try:
         catalog = load_catalog(models_file) if models_file is not None else default_catalog()
+    except CatalogError as exc:
+        fail(str(exc))
+    try:
         model = catalog.get(model_key) if model_key is not None else None
     except CatalogError as exc:
-        click.echo(f"forgec compile: error: {exc}", err=True)
-        sys.exit(2)
+        fail(_unknown_model(catalog, model_key or "", str(exc)))
     if target is None:
         if model is None:
             raise click.UsageError("give --target API or --model PROVIDER/ID")
         target = model.api
     if model is not None and target not in ("all", model.api):
-        click.echo(f"forgec compile: error: model {model.key} uses the {model.api} API, not {target}", err=True)
-        sys.exit(2)
+        fail(f"model {model.key} uses the {model.api} API, not {target}")
 
     plugins = plugin_setup_for(stack, trust_plugins)
     try:
@@ -116,10 +131,16 @@ def compile_command(
         doc = build_report(inputs, registry=plugins.registry)
     except Exception as exc:  # the readers refuse the stack or context: report it, no traceback
         echo_plugin_diagnostics(plugins, "forgec compile")
-        click.echo(f"forgec compile: {exc}", err=True)
-        sys.exit(2)
+        fail(str(exc))
     plugins.note_untrusted(report_needs_plugin(doc))
     echo_plugin_diagnostics(plugins, "forgec compile")
+    # pi-forge would not use a stack with loader errors; one that did not even parse compiles as
+    # the fallback stack, whose body would look plausible and mean nothing: print none
+    load_failed, parsed = echo_load_errors(inputs.loaded, str(stack))
+    if load_failed and not parsed:
+        click.echo(f"forgec compile: error: {escape_controls(str(stack))} could not be parsed; "
+                   "no request body printed", err=True)
+        sys.exit(1)
     ctx = inputs.context
     sid = session_id or DEFAULT_SESSION_ID
 
@@ -158,5 +179,8 @@ def compile_command(
             + (" (truncated)" if capture.truncated else ""),
             err=True,
         )
-    _write(text, out)
-    sys.exit(1 if failed else 0)
+    if out is None:
+        click.echo(text, nl=False)
+    else:
+        write_out(out, text, overwrite=overwrite)
+    sys.exit(1 if failed or load_failed else 0)

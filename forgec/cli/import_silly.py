@@ -4,8 +4,13 @@ The conversion is pi-forge 0.4.1's (:mod:`forgec.importers.sillytavern`); this m
 command's file handling: output under the project (or ``--out-dir``), ``--dry-run``, refusal to
 replace files without ``--overwrite``, atomic replacement, JSON output and the fidelity report.
 
-Exit codes: 0 imported (or dry run), 1 the preset could not be converted or the output could not
-be written, 2 usage error or unreadable/unparsable preset file.
+Exit codes: 0 imported (or dry run), 1 the preset could not be converted or an output file exists
+(without ``--overwrite``), 2 usage error (bad ``--id``, bad CHARACTER_ID), unreadable/unparsable
+preset file, or output that cannot be written (a missing permission, a name too long...).
+
+Stack ids are at most :data:`MAX_ID_LENGTH` characters: the id names three files (``<id>.json``,
+``<id>.md``, ``<id>.fidelity.json``), and file systems limit a name to 255 bytes.  A longer
+``--id`` is refused; an id derived from a very long preset file name is cut to that length.
 """
 
 from __future__ import annotations
@@ -22,12 +27,27 @@ import click
 from forgec.jscompat import dumps_report, json_stringify
 
 _ID_RE = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_-]*")
+#: longest stack id forgec writes (``<id>.fidelity.json`` and the temporary files stay < 255 bytes)
+MAX_ID_LENGTH = 200
+
+_EPILOG = f"""\b
+Exit codes:
+  0  imported (or --dry-run)
+  1  the preset cannot be converted (pi-forge's error, e.g. no prompts, or a
+     CHARACTER_ID that is not in the preset), or an output file exists and
+     --overwrite was not given
+  2  usage error: unreadable or unparsable PRESET, a CHARACTER_ID that is not a
+     number, an --id that is not letters, digits, _ and - or is longer than
+     {MAX_ID_LENGTH} characters, or output files that cannot be written
+
+\b
+Ids derived from the preset's file name are cut to {MAX_ID_LENGTH} characters."""
 
 
 class _Failure(Exception):
-    def __init__(self, message: str, code: str, exit_code: int) -> None:
+    def __init__(self, message: str, code: str, exit_code: int, hint: str | None = None) -> None:
         super().__init__(message)
-        self.message, self.code, self.exit_code = message, code, exit_code
+        self.message, self.code, self.exit_code, self.hint = message, code, exit_code, hint
 
 
 def _error_code(message: str) -> str:
@@ -88,7 +108,7 @@ def _check_no_symlinks(root: Path, targets: list[Path]) -> None:
                 )
 
 
-@click.command("import-silly")
+@click.command("import-silly", epilog=_EPILOG)
 @click.argument("preset", type=click.Path(dir_okay=True, path_type=Path))
 @click.argument("character_id", required=False)
 @click.option(
@@ -136,10 +156,14 @@ def import_silly(
             preset, character_id, stack_id, out_dir, dry_run, overwrite, output_format, report_format
         )
     except _Failure as failure:
+        from forgec.output import escape_controls
+
         if output_format == "json":
             click.echo(dumps_report({"import": {"error": failure.message}}), nl=False)
         else:
-            click.echo(f"forgec import-silly: error[{failure.code}]: {failure.message}", err=True)
+            click.echo(f"forgec import-silly: error: {escape_controls(failure.message)} [{failure.code}]", err=True)
+        if failure.hint:  # forgec's own advice: never part of the JSON document
+            click.echo(f"forgec import-silly: hint: {escape_controls(failure.hint)}", err=True)
         sys.exit(failure.exit_code)
     del result, fidelity
 
@@ -165,7 +189,19 @@ def _run(
         raise _Failure(
             f"Invalid stack id: {stack_id} (letters, digits, _ and - only)", codes.IMPORT_BAD_CHARACTER_ID, 2
         )
+    if stack_id is not None and len(stack_id) > MAX_ID_LENGTH:
+        raise _Failure(
+            f"Invalid stack id: {stack_id[:40]}… is {len(stack_id)} characters long (at most {MAX_ID_LENGTH})",
+            codes.IMPORT_BAD_CHARACTER_ID,
+            2,
+        )
     path = preset if preset.is_absolute() else Path.cwd() / preset
+    if stack_id is None:
+        from forgec.importers.sillytavern.preset import file_name_of, stack_id_of
+
+        derived = stack_id_of(file_name_of(str(path)))
+        if len(derived) > MAX_ID_LENGTH:
+            stack_id = derived[:MAX_ID_LENGTH].rstrip("-") or "imported"
     show_progress = sys.stderr.isatty() and output_format == "text"
     with _progress(show_progress) as progress:
         try:
@@ -178,10 +214,14 @@ def _run(
             try:
                 given = character_id_from_token(token, member(raw, "prompt_order"))
             except ValueError:
-                raise _Failure(f"Invalid character_id: {token}", codes.IMPORT_BAD_CHARACTER_ID, 2) from None
+                raise _Failure(
+                    f"Invalid character_id: {token}", codes.IMPORT_BAD_CHARACTER_ID, 2, _ids_hint(raw)
+                ) from None
         result = convert_preset(raw, str(path), str(path), given, stack_id=stack_id, progress=progress)
     if result.error is not None:
-        raise _Failure(result.error, _error_code(result.error), 1)
+        code = _error_code(result.error)
+        hint = _ids_hint(raw, token) if token is not None and code == codes.PRESET_CHARACTER else None
+        raise _Failure(result.error, code, 1, hint)
     assert result.stack is not None and result.report is not None
     final_id = result.stack["id"]
     root = (out_dir or Path.cwd()).absolute()
@@ -210,9 +250,37 @@ def _run(
                 1,
             ) from None
         except OSError as exc:
-            raise _Failure(f"cannot write import output: {exc}", codes.IMPORT_WOULD_OVERWRITE, 1) from None
+            where = exc.filename if isinstance(exc.filename, str) and not _is_temp(exc.filename) else None
+            target = where or str(stack_path.parent)
+            raise _Failure(
+                f"cannot write {target}: {exc.strerror or exc}", codes.IMPORT_WOULD_OVERWRITE, 2
+            ) from None
     _print(result, stack_path, report_path, fidelity_path, dry_run, output_format, report_format)
     return result, result.fidelity
+
+
+def _is_temp(name: str) -> bool:
+    """Whether ``name`` is one of :mod:`forgec.atomic`'s temporary files (not worth showing)."""
+    return Path(name).name.startswith(".") and name.endswith(".tmp")
+
+
+def _ids_hint(raw: Any, token: str | None = None) -> str | None:
+    """``available character ids: 100000, 100001`` from the preset's ``prompt_order``."""
+    from forgec.importers.sillytavern.preset import member
+    from forgec.jscompat import UNDEFINED, js_string
+
+    order = member(raw, "prompt_order") if isinstance(raw, dict) else UNDEFINED
+    if not isinstance(order, list):
+        return None
+    ids = []
+    for entry in order:
+        value = member(entry, "character_id") if isinstance(entry, dict) else UNDEFINED
+        if value is not UNDEFINED and value is not None:
+            ids.append(js_string(value))
+    if not ids:
+        return None
+    head = f"character id {token} is not in this preset; " if token is not None else ""
+    return f"{head}available character ids: {', '.join(ids)}"
 
 
 def _print(

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
+from forgec.cli._common import echo_load_errors, fail, no_traceback
 from forgec.cli._plugins import (
     echo_plugin_diagnostics,
     plugin_setup_for,
@@ -38,12 +40,21 @@ from forgec.cli._plugins import (
 )
 @click.option("--no-color", is_flag=True, help="Plain text even on a terminal.")
 @trust_plugins_option
+@no_traceback
 def preview(stack: Path, context_path: Path | None, fmt: str, no_color: bool, trust_plugins: bool = False) -> None:
     """Compile STACK and show its system prompt, messages (with sources) and diagnostics.
 
-    Exit status: 0 when no diagnostic is an error, 1 otherwise (a trusted plugin that fails to
-    load counts, and is printed on stderr), 2 for unreadable input.  Custom macros and slots come
-    from trusted plugins: --trust-plugins, or [tool.forgec] plugins = ["name"].
+    Exit status: 0 when no diagnostic is an error; 1 otherwise: an error diagnostic, a trusted
+    plugin that is installed but fails to load (FG950, printed on stderr), or a stack file that
+    cannot be parsed; 2 for unreadable input or a broken pyproject.toml.  A plugin named in
+    [tool.forgec] plugins that is not installed is a warning (FG952): the preview is shown and
+    does not fail because of it.  Custom macros and slots come from trusted plugins:
+    --trust-plugins, or [tool.forgec] plugins = ["name"].
+
+    A stack file that cannot be parsed (invalid, truncated, empty or too deeply nested JSON or
+    YAML) is reported first, as file:line:col: FGnnn [error] message on stderr; the text and
+    markdown formats then show no preview (pi-forge would compile its fallback stack instead),
+    json still prints the compile report.
 
     \b
     Examples:
@@ -52,19 +63,33 @@ def preview(stack: Path, context_path: Path | None, fmt: str, no_color: bool, tr
       forgec preview coding.json --context ctx.json --format json > report.json
     """
     from forgec.jscompat import dumps_report
+    from forgec.output import escape_controls
     from forgec.preview import preview_diagnostics, render_markdown, render_rich, render_text
-    from forgec.report import compile_report
+    from forgec.report import compile_report, load_for_report
 
     plugins = plugin_setup_for(stack, trust_plugins)
     try:
-        report = compile_report(stack, context_path, payloads=(fmt == "json"), registry=plugins.registry)
+        inputs = load_for_report(stack, context_path, registry=plugins.registry)
+        report = compile_report(inputs, payloads=(fmt == "json"), registry=plugins.registry)
     except Exception as exc:  # a context or stack the readers refuse: report it, never a traceback
         echo_plugin_diagnostics(plugins, "forgec preview")
-        click.echo(f"forgec preview: {exc}", err=True)
-        sys.exit(2)
+        fail(str(exc))
 
     plugins.note_untrusted(report_needs_plugin(report))
     echo_plugin_diagnostics(plugins, "forgec preview")
+    document = inputs.loaded.document
+    if document is not None and not document.parsed:
+        # the parse error first and alone: a full preview of the fallback stack would look as if
+        # the user's stack had compiled
+        echo_load_errors(inputs.loaded, str(stack))
+        click.echo(
+            f"forgec preview: error: {escape_controls(str(stack))} could not be parsed; pi-forge would use its "
+            "fallback stack" + ("" if fmt == "json" else ", so no preview is shown"),
+            err=True,
+        )
+        if fmt == "json":
+            click.echo(dumps_report(report), nl=False)
+        sys.exit(1)
     if fmt == "json":
         click.echo(dumps_report(report), nl=False)
     elif fmt == "markdown":
@@ -72,8 +97,23 @@ def preview(stack: Path, context_path: Path | None, fmt: str, no_color: bool, tr
     elif sys.stdout.isatty() and not no_color:
         from rich.console import Console
 
-        render_rich(report, Console())
+        render_rich(_escaped(report), Console())
     else:
-        click.echo(render_text(report))
+        # pi-forge's text, with control characters from the stack made visible (not executed)
+        click.echo(escape_controls(render_text(report), keep_newlines=True))
     has_error = bool(plugins.errors) or any(d.get("level") == "error" for d in preview_diagnostics(report))
     sys.exit(1 if has_error else 0)
+
+
+def _escaped(value: Any) -> Any:
+    """The report with every string's control characters escaped, for the rich terminal view
+    (rich strips a few controls but passes ESC through)."""
+    from forgec.output import escape_controls
+
+    if isinstance(value, str):
+        return escape_controls(value, keep_newlines=True)
+    if isinstance(value, list):
+        return [_escaped(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _escaped(v) for k, v in value.items()}
+    return value

@@ -17,6 +17,7 @@ Examples:
   forgec rule FG135                 explain one rule (by code)
   forgec rule duplicate-item-id     the same rule, by name
   forgec rule                       list every rule: code, name, default level
+  forgec rule ALL                   the same (ALL as in --select ALL)
   forgec rule FG1                   list the rules of one group (a code prefix)
   forgec rule FG135 --format json   the rule as JSON (for editors and docs tooling)
 
@@ -61,9 +62,11 @@ def _data(rule: object) -> dict[str, object]:
 def rule(code: str | None, fmt: str) -> None:
     """Explain a diagnostic rule: what it means, its default level, a bad and a good example.
 
-    Without CODE (or with a code prefix such as FG1) list the rules."""
+    Without CODE, with ALL, or with a code prefix such as FG1, list the rules."""
     from forgec.rules import all_rules, rule_for
 
+    if code is not None and code.strip().upper() == "ALL":
+        code = None  # the selector ``ALL`` of --select/[tool.forgec] means every rule here too
     if code is not None:
         try:
             found = rule_for(code)

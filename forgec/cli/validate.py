@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from forgec.cli._common import fail, no_traceback, use_color
+from forgec.cli._common import error, fail, no_traceback, use_color, write_out
 from forgec.cli._plugins import PluginSetup, echo_plugin_diagnostics, setup_plugins, trust_plugins_option
 
 if TYPE_CHECKING:
@@ -34,7 +34,9 @@ Examples:
 \b
 PATH may be a file, a folder (its *.json/*.yaml/*.yml files, not recursive) or a
 project root; a file inside a project stack folder is checked together with its
-folder (duplicate stack ids across files). Rules can also be chosen in
+folder (duplicate stack ids across files).  A folder without stack files, or no
+PATH outside a Pi project, is a usage error: nothing was checked.
+-o FILE is written atomically and replaces an existing file only with --overwrite. Rules can also be chosen in
 [tool.forgec] of the nearest pyproject.toml (select, extend-select, ignore,
 severity, strict, plugins); `forgec rule CODE` explains a rule.
 Custom macros and slots come from trusted plugins: --trust-plugins, or
@@ -42,7 +44,8 @@ Custom macros and slots come from trusted plugins: --trust-plugins, or
 
 \b
 Exit codes: 0 no error (no warning with --strict), 1 errors found (or warnings
-with --strict), 2 usage error, missing or unreadable path, internal error."""
+with --strict), 2 usage error, missing or unreadable path, no stack files found,
+invalid pyproject.toml, -o file that cannot be written, internal error."""
 
 
 def _selectors(values: tuple[str, ...]) -> tuple[str, ...] | None:
@@ -79,8 +82,9 @@ def _selectors(values: tuple[str, ...]) -> tuple[str, ...] | None:
 @click.option("--config", "config_file", type=click.Path(dir_okay=False), metavar="FILE",
               help="Read [tool.forgec] from this pyproject.toml instead of the nearest one.")
 @click.option("--isolated", is_flag=True, help="Ignore any pyproject.toml configuration.")
-@click.option("-o", "--output-file", type=click.Path(dir_okay=False, writable=True), metavar="FILE",
-              help="Write the report to FILE instead of standard output.")
+@click.option("-o", "--output-file", metavar="FILE",
+              help="Write the report to FILE instead of standard output ('-': standard output).")
+@click.option("--overwrite", is_flag=True, help="Let -o replace an existing file.")
 @trust_plugins_option
 @no_traceback
 def validate(
@@ -95,6 +99,7 @@ def validate(
     config_file: str | None,
     isolated: bool,
     output_file: str | None,
+    overwrite: bool = False,
     trust_plugins: bool = False,
 ) -> None:
     """Lint prompt stacks: pi-forge's loader diagnostics (exact level, message and item id) plus
@@ -120,28 +125,24 @@ def validate(
             config = load_config(_config_start(paths, stdin_filename))
     except ConfigError as exc:
         fail(str(exc))
-        return
 
-    plugins = setup_plugins(trust_all=trust_plugins, trusted=config.plugins)
     found = expand_paths(list(paths))
-    for error in found.errors:
-        click.echo(f"forgec: error: {error}", err=True)
+    for message in found.errors:
+        error(message)
+    if not found.targets and found.errors:
+        sys.exit(2)  # nothing to check: no report that could read as "all checks passed"
+    plugins = setup_plugins(trust_all=trust_plugins, trusted=config.plugins)
     results = lint_targets(found.targets, stdin_filename=stdin_filename, registry=plugins.registry)
     _report_plugins(plugins, results, quiet)
-    if not paths and not results:
-        click.echo(
-            "forgec: warning: no prompt stacks found in .pi/forge/prompt-stacks or .pi/prompt-stacks",
-            err=True,
-        )
     selection = RuleSelection(config, cli_select, cli_ignore)
     report = build_report(results, selection, strict=config.strict if strict is None else strict)
     report.usage_errors = found.errors
 
     buffer = io.StringIO()
-    colored = use_color(color) and output_file is None
+    colored = use_color(color) and output_file in (None, "-")
     render(fmt, report, buffer, color=colored, quiet=quiet)
-    if output_file is not None:
-        _write_atomic(Path(output_file), buffer.getvalue())
+    if output_file is not None and output_file != "-":
+        write_out(output_file, buffer.getvalue(), overwrite=overwrite)
     else:
         # color=True stops click from stripping the escapes it would strip on a pipe
         click.echo(buffer.getvalue(), nl=False, color=colored)
@@ -163,7 +164,7 @@ def _report_plugins(plugins: PluginSetup, results: list[FileResult], quiet: bool
     for result in results:
         result.diagnostics[:0] = [dataclasses.replace(d) for d in plugins.errors]
     shown = plugins if not results else PluginSetup(plugins.registry, [d for d in plugins.diagnostics if d.level != "error"])
-    echo_plugin_diagnostics(shown, "forgec", quiet=quiet)
+    echo_plugin_diagnostics(shown, "forgec validate", quiet=quiet)
 
 
 def _plugins_may_be_installed() -> bool:
@@ -207,17 +208,3 @@ def _config_start(paths: tuple[str, ...], stdin_filename: str | None) -> Path:
         path = path.parent  # a file name that does not exist yet (stdin): its nearest real folder
     return path if str(path) else Path.cwd()
 
-
-def _write_atomic(path: Path, text: str) -> None:
-    """Write via a temporary file in the same folder and rename, so readers never see half a file."""
-    import tempfile
-
-    folder = path.parent if str(path.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=folder)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise

@@ -8,19 +8,28 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, TextIO
 
-if TYPE_CHECKING:
-    from forgec.lint import Report
+from forgec.output import escape_controls
 
-__all__ = ["render"]
+if TYPE_CHECKING:
+    from forgec.lint import Finding, Report
+
+__all__ = ["format_finding", "render"]
+
+
+def format_finding(path: str, finding: Finding) -> str:
+    """One finding as ``path:line:col: CODE [severity] message`` (no newline).
+
+    Path and message are untrusted (a file name, text from a stack file): control characters are
+    escaped so the line is exactly one terminal line and cannot carry escape sequences.
+    """
+    line, column, _, _ = finding.position
+    message = escape_controls(finding.message)
+    return f"{escape_controls(path)}:{line}:{column}: {finding.code} [{finding.severity}] {message}"
 
 
 def render(report: Report, out: TextIO, *, color: bool = False, quiet: bool = False) -> None:
     if not quiet:
         for reported in report.files:
             for finding in reported.findings:
-                line, column, _, _ = finding.position
-                message = finding.message.replace("\r", "\\r").replace("\n", "\\n")
-                out.write(
-                    f"{reported.result.path}:{line}:{column}: {finding.code} [{finding.severity}] {message}\n"
-                )
+                out.write(format_finding(reported.result.path, finding) + "\n")
     out.write(report.summary_line() + "\n")

@@ -20,6 +20,8 @@ from __future__ import annotations
 import unicodedata
 from typing import TYPE_CHECKING, TextIO
 
+from forgec.output import escape_controls
+
 if TYPE_CHECKING:
     from forgec.lint import Finding, Report
 
@@ -74,6 +76,10 @@ def _excerpt(finding: Finding, lines: list[str], color: bool) -> list[str]:
         right = min(len(source), left + _MAX_WIDTH)
         lead, tail = ("…" if left else ""), ("…" if right < len(source) else "")
         source, start, stop = lead + source[left:right] + tail, start - left + len(lead), min(stop, right) - left + len(lead)
+    # the source line is untrusted: control characters are shown escaped (``\x1b``), and the caret
+    # position is computed on the escaped text so it still points at the span
+    before, inside, after = (escape_controls(part) for part in (source[:start], source[start:stop], source[stop:]))
+    source, start, stop = before + inside + after, len(before), len(before) + len(inside)
     carets = "^" * max(1, _width(source[start:stop]))
     label = f" {finding.name}" if finding.name else ""
     level = finding.severity if finding.severity in _STYLE else "info"
@@ -95,8 +101,9 @@ def render(report: Report, out: TextIO, *, color: bool = False, quiet: bool = Fa
                 line, column, _, _ = finding.position
                 level = finding.severity
                 head = f"{_paint(f'{level}[{finding.code}]', level if level in _STYLE else 'info', color)}"
-                out.write(f"{head}: {_paint(finding.message, 'bold', color)}\n")
-                location = reported.result.path
+                message = escape_controls(finding.message)
+                out.write(f"{head}: {_paint(message, 'bold', color)}\n")
+                location = escape_controls(reported.result.path)
                 if finding.diagnostic.span is not None:
                     location += f":{line}:{column}"
                 out.write(f"  {_paint('-->', 'gutter', color)} {location}\n")
@@ -104,7 +111,7 @@ def render(report: Report, out: TextIO, *, color: bool = False, quiet: bool = Fa
                     out.write(row + "\n")
                 notes: list[str] = []
                 if finding.diagnostic.item_id is not None:
-                    notes.append(f"item: {finding.diagnostic.item_id}")
+                    notes.append(f"item: {escape_controls(str(finding.diagnostic.item_id))}")
                 if finding.severity != finding.diagnostic.level:
                     notes.append(f"reported as {finding.severity} by configuration "
                                  f"(pi-forge level: {finding.diagnostic.level})")

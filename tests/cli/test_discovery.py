@@ -39,10 +39,29 @@ def test_discovery_from_project_root_argument(run, tmp_path: Path) -> None:
     assert _paths(run, "proj") == [(str("proj" / PRIMARY / "a.json"), "a")]
 
 
-def test_no_stacks_found_warns_and_exits_0(run, tmp_path: Path) -> None:
+def test_no_stacks_outside_a_project_is_a_usage_error(run, tmp_path: Path) -> None:
     result = run("validate")
-    assert result.exit_code == 0
-    assert "no prompt stacks found" in result.stderr
+    assert result.exit_code == 2
+    assert result.stdout == ""  # no "All checks passed (0 files checked)"
+    assert "forgec validate: error: no prompt stacks found:" in result.stderr
+    assert "not a Pi project (looked for .pi/forge/prompt-stacks and .pi/prompt-stacks)" in result.stderr
+    assert str(tmp_path.resolve()) in result.stderr
+
+
+def test_project_without_stack_files_is_a_usage_error(run, tmp_path: Path) -> None:
+    (tmp_path / PRIMARY).mkdir(parents=True)
+    (tmp_path / PRIMARY / "notes.txt").write_text("x")
+    result = run("validate")
+    assert result.exit_code == 2
+    assert "no stack files (*.json, *.yaml, *.yml) found in" in result.stderr
+
+
+def test_folder_without_stack_files_is_a_usage_error(run, tmp_path: Path) -> None:
+    (tmp_path / "typo").mkdir()
+    result = run("validate", "typo")
+    assert result.exit_code == 2
+    assert result.stderr == "forgec validate: error: typo: no stack files (*.json, *.yaml, *.yml) found\n"
+    assert result.stdout == ""
 
 
 def test_file_in_stack_folder_gets_cross_file_duplicate_ids(run, tmp_path: Path) -> None:
@@ -78,8 +97,11 @@ def test_plain_folder_is_scanned_for_json_and_yaml_not_recursively(run, tmp_path
 
 def test_expand_paths_reports_missing(tmp_path: Path) -> None:
     found = expand_paths(["nope", str(tmp_path)], cwd=tmp_path)
-    assert found.errors == ["nope: no such file or directory"]
-    assert len(found.targets) == 0  # an empty plain folder has no stack files
+    assert found.errors == [
+        "nope: no such file or directory",
+        f"{tmp_path}: no stack files (*.json, *.yaml, *.yml) found",  # an empty folder is a usage error
+    ]
+    assert len(found.targets) == 0
 
 
 def test_project_root_of(tmp_path: Path) -> None:

@@ -45,7 +45,7 @@ def test_exit_1_on_error(run, files: Path) -> None:
 def test_exit_2_for_missing_path_other_files_still_checked(run, files: Path) -> None:
     result = run("validate", "--format", "concise", "missing.json", "broken.json")
     assert result.exit_code == 2
-    assert "forgec: error: missing.json: no such file or directory" in result.stderr
+    assert "forgec validate: error: missing.json: no such file or directory" in result.stderr
     assert DUP in result.stdout
     assert "Traceback" not in result.output
 
@@ -141,7 +141,7 @@ def test_bad_configuration_is_exit_2(run, files: Path, table: str, message: str)
 def test_broken_pyproject_is_exit_2(run, files: Path) -> None:
     write_text(files / "pyproject.toml", "[tool.forgec\n")
     result = run("validate", "clean.json")
-    assert result.exit_code == 2 and "cannot read" in result.stderr
+    assert result.exit_code == 2 and "pyproject.toml: invalid pyproject.toml: Expected ']'" in result.stderr
 
 
 def test_internal_error_is_reported_without_traceback(run, files: Path, monkeypatch) -> None:
@@ -154,7 +154,7 @@ def test_internal_error_is_reported_without_traceback(run, files: Path, monkeypa
     monkeypatch.delenv("FORGEC_DEBUG", raising=False)
     result = run("validate", "clean.json")
     assert result.exit_code == 2
-    assert "forgec: internal error: RuntimeError: kaput" in result.stderr
+    assert "forgec validate: internal error: RuntimeError: kaput" in result.stderr
     assert "please report it" in result.stderr
     assert "Traceback" not in result.output
 
