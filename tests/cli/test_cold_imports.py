@@ -20,7 +20,7 @@ STACK = {
     "variables": {"tone": "dry"},
     "items": [
         {"kind": "block", "id": "a", "role": "system",
-         "content": "Tone {{tone}}. {{ifvar::chapter::Chapter {{chapter}}.::Start.}}{{setvar::seen::1}}{{getvar::seen}}"},
+         "content": "Tone {{tone}}. {{ifvar::chapter::Chapter {{chapter}}.::Start.}} {{weather}}{{setvar::seen::1}}{{getvar::seen}}"},
         {"kind": "slot", "id": "history", "slot": "chat-history"},
     ],
     "regex": {"schemaVersion": 1, "rules": [
@@ -49,6 +49,6 @@ def test_validate_does_not_import_heavy_modules(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-c", SCRIPT, str(path)], capture_output=True, text=True, check=False)
     report = json.loads(done.stdout)
     codes = [d["code"] for f in report["files"] for d in f["diagnostics"]]
-    assert "FG210" in codes  # {{chapter}}: the plugin note path ran
+    assert "FG210" in codes  # {{weather}}: the plugin note path ran
     assert any("Unterminated group" in d["message"] for f in report["files"] for d in f["diagnostics"])
     assert json.loads(done.stderr.strip().splitlines()[-1]) == []

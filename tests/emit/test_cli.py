@@ -48,7 +48,9 @@ def test_fingerprint_errors(tmp_path: Path) -> None:
     assert code == 2 and "missing.json" in err
     broken = tmp_path / "b.json"
     broken.write_text("{", encoding="utf-8")
-    assert run("fingerprint", str(broken))[0] == 2
+    # a file that cannot be parsed is a finding (exit 1, as validate); only unreadable files are exit 2
+    code, _, err = run("fingerprint", str(broken))
+    assert code == 1 and "Failed to parse JSON" in err
 
 
 def test_fingerprint_stack_uses_the_normalised_stack() -> None:
