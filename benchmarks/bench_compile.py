@@ -2,7 +2,8 @@
 
 One *case* = load the stack file (read, parse, normalise, validate), load the context file, compile
 the system prompt and the messages, run the finalize pass and fingerprint the stack: the whole compile
-report except provider payloads (``forgec.compile_report(stack_path, context_path)``).  The reference,
+report except provider payloads (``forgec.compile_report(stack_path, context_path)``).  Both files
+are opened, read and parsed on every iteration: nothing is cached per file or per case.  The reference,
 pi-forge on Node, compiles about 16,000 cases/s; forgec's goal is at least 3,200/s.
 
     .venv/bin/python benchmarks/bench_compile.py [--rounds 20] [--profile]

@@ -135,7 +135,7 @@ def _item_text(
 
 
 def compile_system_prompt(
-    stack: Any, runtime: Runtime, store: VariableStore, *, registry: Any = None
+    stack: Any, runtime: Runtime, store: VariableStore, *, registry: Any = None, regex_budget: Any = None
 ) -> SystemResult:
     """§7: system items joined with blank lines, combined with Pi's base prompt by ``mode``."""
     diagnostics: list[Diagnostic] = []
@@ -177,7 +177,7 @@ def compile_system_prompt(
         prompt = compiled + "\n\n" + base
     else:
         prompt = compiled
-    prompt = rx.apply_to_system(stack, prompt, diagnostics)
+    prompt = rx.apply_to_system(stack, prompt, diagnostics, regex_budget)
     return SystemResult(prompt, diagnostics)
 
 
@@ -237,10 +237,12 @@ def compile_messages(
     messages: list[Any] | None = None,
     *,
     registry: Any = None,
+    regex_budget: Any = None,
 ) -> MessagesResult:
     """§8: synthetic messages of non-system items, the chat history at its slot, compiled regex rules.
 
     ``messages`` defaults to ``runtime.messages`` (the host's conversation, never modified).
+    ``regex_budget``: the compile's :class:`~forgec.passes.regex.RegexBudget`, shared by both stages.
     """
     original = runtime.messages if messages is None else messages
     if not isinstance(original, list):
@@ -249,6 +251,8 @@ def compile_messages(
     out: list[Any] = []
     sources: list[dict[str, Any]] = []
     tools = _Tools(stack, runtime)
+    if regex_budget is None:
+        regex_budget = rx.RegexBudget()
     context = stack.get("context") if isinstance(stack, dict) else None
     allow_duplicates = isinstance(context, dict) and js_truthy(context.get("allowDuplicateChatHistory"))
     inserted = False
@@ -267,7 +271,7 @@ def compile_messages(
                 )
                 continue
             history = hist.chat_history_pipeline(original, item, diagnostics, pointer=("items", index))
-            history = rx.apply_to_messages(stack, history, "history", diagnostics)
+            history = rx.apply_to_messages(stack, history, "history", diagnostics, regex_budget)
             count = len(history)
             # the members every history source shares, in _source's key order
             head = _source("chat-history", item, "", slot=item.get("slot"))
@@ -308,12 +312,20 @@ def compile_messages(
                 }
             )
 
-    out = rx.apply_to_messages(stack, out, "compiled", diagnostics)
+    out = rx.apply_to_messages(stack, out, "compiled", diagnostics, regex_budget)
     return MessagesResult(out, sources, diagnostics)
 
 
-def compile_prompt(stack: Any, runtime: Runtime, store: VariableStore, *, registry: Any = None) -> CompiledPrompt:
-    """§2 steps 2–3: the system prompt, then the messages, with one shared variable store."""
-    system = compile_system_prompt(stack, runtime, store, registry=registry)
-    messages = compile_messages(stack, runtime, store, runtime.messages, registry=registry)
+def compile_prompt(
+    stack: Any, runtime: Runtime, store: VariableStore, *, registry: Any = None, regex_budget: Any = None
+) -> CompiledPrompt:
+    """§2 steps 2–3: the system prompt, then the messages, with one shared variable store.
+
+    ``regex_budget``: one :class:`~forgec.passes.regex.RegexBudget` for both stages (a fresh one
+    when omitted), so the regex time of the whole compile is bounded.
+    """
+    if regex_budget is None:
+        regex_budget = rx.RegexBudget()
+    system = compile_system_prompt(stack, runtime, store, registry=registry, regex_budget=regex_budget)
+    messages = compile_messages(stack, runtime, store, runtime.messages, registry=registry, regex_budget=regex_budget)
     return CompiledPrompt(system, messages, store)

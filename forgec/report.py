@@ -158,14 +158,15 @@ def build_report(
 ) -> dict[str, Any]:
     """The report for already loaded inputs (the preview command keeps the loaded objects)."""
     from forgec.compiler import compile_prompt
-    from forgec.passes.regex import finalize_message
+    from forgec.passes.regex import RegexBudget, finalize_message
     from forgec.variables import VariableStore
 
     loaded, ctx = inputs.loaded, inputs.context
     normalised = loaded.stack
     runtime = ctx.runtime()
     store = VariableStore.fresh(ctx.session_variables)
-    compiled = compile_prompt(normalised, runtime, store, registry=registry)
+    budget = RegexBudget()  # one regex time budget for the compile and its finalize section
+    compiled = compile_prompt(normalised, runtime, store, registry=registry, regex_budget=budget)
     doc: dict[str, Any] = {
         "validation": _validation(loaded, inputs.others),
         "system": {"prompt": compiled.system.prompt, "diagnostics": _pi_list(compiled.system.diagnostics)},
@@ -183,7 +184,7 @@ def build_report(
     if finalize is True or (finalize is None and finalize_messages is not None):
         entries = []
         for message in finalize_messages or []:
-            replaced, diagnostics = finalize_message(normalised, message)
+            replaced, diagnostics = finalize_message(normalised, message, budget)
             entries.append({"message": replaced, "diagnostics": _pi_list(diagnostics)})
         doc["finalize"] = entries
     if payloads:

@@ -1,0 +1,119 @@
+"""The C-encoder fast path of ``canonical_json`` against the checked writer it shortcuts.
+
+``canonical_json`` prints plain data with ``json``'s C encoder once ``_check_plain`` has vouched for
+it and falls back to ``_canon`` (which builds error paths) otherwise; both must give the same text,
+and the same error, for every value.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from forgec import fingerprint
+from forgec.fingerprint import FingerprintError, canonical_json
+from forgec.jscompat import UNDEFINED
+
+
+def _checked(value: Any) -> str:
+    out: list[str] = []
+    fingerprint._canon(value, "$", set(), out)
+    return "".join(out)
+
+
+def _outcome(function: Any, value: Any) -> tuple[str, str]:
+    try:
+        return ("ok", function(value))
+    except FingerprintError as error:
+        return ("error", str(error))
+
+
+# numbers where Python's repr and ECMAScript's Number::toString differ, or nearly do
+_NUMBERS = [
+    0.5,
+    1e-4,
+    1.5e-4,
+    9.9e-5,
+    9.9e15,
+    1e16,
+    1e21,
+    123.456,
+    -0.0,
+    0,
+    2.0,
+    1e-7,
+    0.1,
+    1 / 3,
+    2.0**53,
+    2**53,
+    2**53 - 1,
+    -(2**53),
+    10**30,
+    float("inf"),
+    float("nan"),
+]
+_TEXTS = [
+    "",
+    "\ud800",
+    "a\udc00",
+    "\ud83d\ude00",
+    "\ue000",
+    "\uffff",
+    "\U0001f600",
+    '\x7f\x00\n"\\',
+    "\u2028",
+]
+_SCALARS = (
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(2**60), max_value=2**60)
+    | st.floats()
+    | st.text(max_size=6)
+    | st.sampled_from(_NUMBERS)
+    | st.sampled_from(_TEXTS)
+    | st.just(UNDEFINED)
+)
+_KEYS = st.text(max_size=3) | st.sampled_from(_TEXTS)
+_VALUES = st.recursive(
+    _SCALARS,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(_KEYS, inner, max_size=4),
+    max_leaves=25,
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_VALUES)
+def test_fast_path_prints_exactly_what_the_checked_writer_prints(value: Any) -> None:
+    assert _outcome(canonical_json, value) == _outcome(_checked, value)
+
+
+def _nested(depth: int) -> Any:
+    value: Any = 1
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+def test_values_the_fast_path_refuses_still_print_or_fail_as_the_runtime_does() -> None:
+    cases: list[Any] = [
+        {"a": 1.0, "b": 1e21, "c": -0.0, "d": 2**60},  # numbers repr prints differently
+        {"\ue000": 1, "\U0001f600": 2},  # keys whose code-point order differs from UTF-16 order
+        {"s": "x\ud83dy"},  # a lone surrogate
+        {"a": UNDEFINED, "b": [UNDEFINED]},
+        {1: "non-string key"},
+        _nested(70),  # deeper than the fast path goes
+    ]
+    for value in cases:
+        assert _outcome(canonical_json, value) == _outcome(_checked, value)
+    cyclic: dict[str, Any] = {}
+    cyclic["self"] = cyclic
+    assert _outcome(canonical_json, cyclic) == ("error", "Cannot fingerprint cyclic value at $.self.")
+
+
+def test_the_error_names_the_path_of_the_offending_value() -> None:
+    assert _outcome(canonical_json, {"items": [{"n": float("nan")}]}) == (
+        "error",
+        "Cannot fingerprint non-finite number at $.items[0].n.",
+    )
