@@ -40,6 +40,23 @@ def _round(cases: list[tuple[Path, Path]]) -> float:
     return time.perf_counter() - start
 
 
+def _hosted_round(cases: list[tuple[Path, Path]]) -> float:
+    """Like :func:`_round`, but with each context loaded once beforehand.
+
+    pi-forge itself never reads a context file: the Pi host hands it the runtime.  This round keeps
+    loading the stack file (read, parse, normalise, validate) on every case and compiles against an
+    already validated host snapshot, which is the work pi-forge does per turn.
+    """
+    from forgec.codecs.context import load_context
+    from forgec.report import compile_report
+
+    loaded = [(stack, load_context(context)) for stack, context in cases]
+    start = time.perf_counter()
+    for stack, context in loaded:
+        compile_report(stack, context)
+    return time.perf_counter() - start
+
+
 def _phases(cases: list[tuple[Path, Path]], rounds: int) -> dict[str, float]:
     """Best per-case time of each phase (seconds), each phase timed over the whole corpus."""
     from forgec.codecs.context import load_context
@@ -97,8 +114,14 @@ def main() -> None:
         return
     times = sorted(_round(cases) for _ in range(args.rounds))
     best, median = times[0], times[len(times) // 2]
-    print(f"best round:   {len(cases) / best:,.0f} cases/s ({best * 1000:.1f} ms per corpus)")
-    print(f"median round: {len(cases) / median:,.0f} cases/s ({median * 1000:.1f} ms per corpus)")
+    print("stack file and context file read on every case:")
+    print(f"  best round:   {len(cases) / best:,.0f} cases/s ({best * 1000:.1f} ms per corpus)")
+    print(f"  median round: {len(cases) / median:,.0f} cases/s ({median * 1000:.1f} ms per corpus)")
+    hosted = sorted(_hosted_round(cases) for _ in range(args.rounds))
+    best, median = hosted[0], hosted[len(hosted) // 2]
+    print("stack file read on every case, host snapshot (context) validated once, as in a host:")
+    print(f"  best round:   {len(cases) / best:,.0f} cases/s ({best * 1000:.1f} ms per corpus)")
+    print(f"  median round: {len(cases) / median:,.0f} cases/s ({median * 1000:.1f} ms per corpus)")
     print("per case, best of each phase:")
     for name, seconds in _phases(cases, args.rounds).items():
         print(f"  {name:<20} {seconds * 1e6:7.0f} µs")

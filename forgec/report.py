@@ -82,11 +82,13 @@ class ReportInputs:
 
 
 def load_for_report(stack: Any, context: Any = None, *, registry: Any = None) -> ReportInputs:
-    """Load a stack (path, raw data or a ``LoadedStack``) and a context (path, dict or None).
+    """Load a stack (path, raw data or a ``LoadedStack``) and a context (path, dict, ``Context`` or None).
 
-    ``registry``'s custom slots count as supported when the stack is validated (§12).
+    A ``Context`` that is already loaded is used as it is — a host that compiles many turns against one
+    snapshot validates it once.  ``registry``'s custom slots count as supported when the stack is
+    validated (§12).
     """
-    from forgec.codecs.context import load_context
+    from forgec.codecs.context import Context, load_context
 
     slots: list[str] | None = None
     if registry is not None:
@@ -102,7 +104,7 @@ def load_for_report(stack: Any, context: Any = None, *, registry: Any = None) ->
         loaded = load_stack_data(stack, "stack.json", supported_slots=slots)
     else:
         loaded = stack
-    return ReportInputs(loaded, others, load_context(context))
+    return ReportInputs(loaded, others, context if isinstance(context, Context) else load_context(context))
 
 
 def _validation(loaded: Any, others: list[Any]) -> dict[str, Any]:
