@@ -7,7 +7,6 @@ markers on the system prompt, the last tool and the last user turn.
 
 from __future__ import annotations
 
-import re
 from typing import Any, Final
 
 from forgec.emit.convert import (
@@ -17,6 +16,7 @@ from forgec.emit.convert import (
     images_of,
     is_blank,
     js_property_error,
+    js_unsafe_id_chars,
     part_type,
     parts_of,
     sanitize_surrogates,
@@ -30,14 +30,13 @@ __all__ = ["build_body", "normalise_tool_call_id"]
 
 CACHE_CONTROL: Final = {"type": "ephemeral"}
 DEFAULT_BUDGETS: Final = {"minimal": 1024, "low": 2048, "medium": 8192, "high": 16384}
-_UNSAFE = re.compile(r"[^A-Za-z0-9_-]")
 
 
 def normalise_tool_call_id(call_id: Any, model: Model, msg: dict[str, Any]) -> Any:
     """Anthropic accepts ``[A-Za-z0-9_-]{1,64}``."""
     if not isinstance(call_id, str):
         raise js_property_error(call_id, "replace")
-    return utf16_slice(_UNSAFE.sub("_", call_id), 0, 64)
+    return utf16_slice(js_unsafe_id_chars(call_id), 0, 64)
 
 
 def _image_block(part: dict[str, Any]) -> dict[str, Any]:

@@ -28,6 +28,7 @@ __all__ = [
     "estimate_message_tokens",
     "is_blank",
     "js_property_error",
+    "js_unsafe_id_chars",
     "output_token_cap",
     "sanitize_surrogates",
     "short_hash",
@@ -78,6 +79,15 @@ def sanitize_surrogates(text: Any) -> Any:
     if not isinstance(text, str) or not any("\ud800" <= ch <= "\udfff" for ch in text):
         return text
     return _LONE.sub("", text)
+
+
+_ID_UNSAFE = re.compile(r"[^A-Za-z0-9_-]")
+
+
+def js_unsafe_id_chars(text: str) -> str:
+    """``text.replace(/[^a-zA-Z0-9_-]/g, "_")``: without the ``u`` flag JavaScript matches per UTF-16
+    code unit, so a character outside the BMP (a surrogate pair) becomes two underscores."""
+    return _ID_UNSAFE.sub(lambda m: "__" if ord(m.group()) > 0xFFFF else "_", text)
 
 
 def short_hash(s: str) -> str:

@@ -27,7 +27,7 @@ from forgec.jscompat import js_truthy
 __all__ = ["build_body"]
 
 DEFAULT_BUDGETS: Final = {"minimal": 128, "low": 2048, "medium": 8192, "high": 32768}
-_BASE64: Final = re.compile(r"^[A-Za-z0-9+/]*={0,2}$")
+_BASE64: Final = re.compile(r"[A-Za-z0-9+/]*={0,2}")
 
 
 def _identity(call_id: Any, model: Model, msg: dict[str, Any]) -> Any:
@@ -37,7 +37,8 @@ def _identity(call_id: Any, model: Model, msg: dict[str, Any]) -> Any:
 def _usable_signature(same_model: bool, signature: Any) -> str | None:
     if not same_model or not isinstance(signature, str) or not signature:
         return None
-    if len(signature) % 4 != 0 or not _BASE64.match(signature):
+    # fullmatch: JavaScript's ``$`` (no ``m`` flag) does not match before a final line feed
+    if len(signature) % 4 != 0 or not _BASE64.fullmatch(signature):
         return None
     return signature
 

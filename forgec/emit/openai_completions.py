@@ -7,7 +7,6 @@ catalog's ``compat`` flags so other compatible providers can be described there 
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from forgec.emit.convert import (
@@ -16,6 +15,7 @@ from forgec.emit.convert import (
     images_of,
     is_blank,
     js_property_error,
+    js_unsafe_id_chars,
     part_type,
     parts_of,
     sanitize_surrogates,
@@ -28,8 +28,6 @@ from forgec.jscompat import js_len, js_truthy, json_stringify, utf16_slice
 
 __all__ = ["build_body", "normalise_tool_call_id"]
 
-_UNSAFE = re.compile(r"[^A-Za-z0-9_-]")
-
 
 def normalise_tool_call_id(call_id: Any, model: Model, msg: dict[str, Any]) -> Any:
     """Ids with ``|`` (OpenAI Responses call|item pairs) are folded into 40 safe characters."""
@@ -38,8 +36,8 @@ def normalise_tool_call_id(call_id: Any, model: Model, msg: dict[str, Any]) -> A
     if "|" not in call_id:
         return call_id
     call, _, item = call_id.partition("|")
-    call = _UNSAFE.sub("_", call)
-    item = _UNSAFE.sub("_", item)
+    call = js_unsafe_id_chars(call)
+    item = js_unsafe_id_chars(item)
     combined = f"{call}_{item}" if item else call
     if js_len(combined) <= 40:
         return combined

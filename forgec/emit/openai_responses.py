@@ -7,7 +7,6 @@ gives assistant text items stable ``msg_…`` ids and splits ``call_id|item_id``
 
 from __future__ import annotations
 
-import re
 from typing import Any, Final
 
 from forgec.emit.convert import (
@@ -16,6 +15,7 @@ from forgec.emit.convert import (
     data_url,
     images_of,
     js_property_error,
+    js_unsafe_id_chars,
     part_type,
     parts_of,
     sanitize_surrogates,
@@ -24,18 +24,16 @@ from forgec.emit.convert import (
     transform_messages,
 )
 from forgec.emit.models import Model
-from forgec.jscompat import UNDEFINED, js_len, js_truthy, json_stringify, utf16_slice
+from forgec.jscompat import UNDEFINED, is_number, js_len, js_truthy, json_stringify, utf16_slice
 
 __all__ = ["DEFAULT_SESSION_ID", "build_body", "normalise_tool_call_id"]
 
 #: The session id the reference runner pins; Pi would use a fresh UUIDv7 per session.
 DEFAULT_SESSION_ID: Final = "01950000-0000-7000-8000-000000000000"
 
-_UNSAFE = re.compile(r"[^A-Za-z0-9_-]")
-
 
 def _part(text: str) -> str:
-    return utf16_slice(_UNSAFE.sub("_", text), 0, 64).rstrip("_")
+    return utf16_slice(js_unsafe_id_chars(text), 0, 64).rstrip("_")
 
 
 def normalise_tool_call_id(call_id: Any, model: Model, msg: dict[str, Any]) -> Any:
@@ -92,7 +90,9 @@ def _text_id(signature: Any) -> tuple[Any, str | None]:
             parsed = loads(signature)
         except ValueError:
             parsed = None
-        if isinstance(parsed, dict) and parsed.get("v") == 1 and isinstance(parsed.get("id"), str):
+        version = parsed.get("v") if isinstance(parsed, dict) else None
+        # ``v === 1``: a JSON ``true`` is not 1 (Python's ``True == 1`` would say it is)
+        if is_number(version) and version == 1 and isinstance(parsed.get("id"), str):
             phase = parsed.get("phase")
             return parsed["id"], phase if phase in ("commentary", "final_answer") else None
     return signature, None

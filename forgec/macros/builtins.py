@@ -11,10 +11,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from forgec.jscompat import UNDEFINED, js_len, js_string, js_trim, json_quote
 from forgec.macros import engine
+from forgec.macros.casemap import js_lower, js_upper
 from forgec.macros.engine import MacroContext, check_length, check_units
 from forgec.variables import MISSING, lookup, to_macro_text
 
@@ -36,29 +36,18 @@ def escape_xml(text: str) -> str:
     )
 
 
-def _wall_clock(now_ms: int, time_zone: str) -> Any:
-    from datetime import UTC, datetime, timedelta
-
-    try:
-        from zoneinfo import ZoneInfo
-
-        zone: Any = ZoneInfo(time_zone)
-    except Exception:  # unknown zone name: UTC rather than a traceback
-        zone = UTC
-    instant = datetime(1970, 1, 1, tzinfo=UTC) + timedelta(milliseconds=int(now_ms))
-    return instant.astimezone(zone)
-
-
 def local_date(now_ms: int, time_zone: str) -> str:
     """``YYYY-MM-DD`` in the runtime's zone (year unpadded, month and day two digits)."""
-    t = _wall_clock(now_ms, time_zone)
-    return f"{t.year}-{t.month:02d}-{t.day:02d}"
+    from forgec.slots.helpers import format_local_date
+
+    return format_local_date(now_ms, time_zone)
 
 
 def local_time(now_ms: int, time_zone: str) -> str:
     """``HH:MM:SS``, 24-hour, in the runtime's zone."""
-    t = _wall_clock(now_ms, time_zone)
-    return f"{t.hour:02d}:{t.minute:02d}:{t.second:02d}"
+    from forgec.slots.helpers import format_local_time
+
+    return format_local_time(now_ms, time_zone)
 
 
 # --- value macros -------------------------------------------------------------------------------
@@ -177,11 +166,11 @@ def _trim(ctx: MacroContext) -> str:
 
 
 def _upper(ctx: MacroContext) -> str:
-    return ctx.expand_arg(0).upper()
+    return js_upper(ctx.expand_arg(0))
 
 
 def _lower(ctx: MacroContext) -> str:
-    return ctx.expand_arg(0).lower()
+    return js_lower(ctx.expand_arg(0))
 
 
 _CONTROL = re.compile("[\x00-\x1f\ud800-\udfff]")

@@ -75,14 +75,56 @@ def resolve_zone(name: str) -> tzinfo:
         return UTC
 
 
+#: 400 Gregorian years: the calendar (and every zone's recurring DST rule) repeats after this many ms
+_CYCLE_MS = 146097 * 86_400_000
+#: instants whose UTC date lies in years 2..9998 can be handed to ``datetime`` with any zone offset
+_SAFE_MIN_MS = -62_104_060_800_000  # 0002-01-01T00:00:00Z
+_SAFE_MAX_MS = 253_370_764_800_000  # 9998-12-31T00:00:00Z
+
+
+def _civil_from_days(days: int) -> tuple[int, int, int]:
+    """Proleptic Gregorian ``(year, month, day)`` of a day count since 1970-01-01 (any year)."""
+    z = days + 719_468
+    era = z // 146_097
+    doe = z - era * 146_097
+    yoe = (doe - doe // 1460 + doe // 36_524 - doe // 146_096) // 365
+    doy = doe - (365 * yoe + yoe // 4 - yoe // 100)
+    mp = (5 * doy + 2) // 153
+    day = doy - (153 * mp + 2) // 5 + 1
+    month = mp + 3 if mp < 10 else mp - 9
+    return yoe + era * 400 + (month <= 2), month, day
+
+
+def _offset_ms(now_ms: int, zone: tzinfo) -> int:
+    """The zone's UTC offset at the instant, in ms.
+
+    ``datetime`` only holds years 1–9999, while a JavaScript ``Date`` spans ±275,760 years.  Outside
+    the safe range the instant is moved by whole 400-year cycles first: before the zone's first
+    transition the offset is its constant local mean time, after its last one the recurring rule,
+    and both repeat with the Gregorian cycle.
+    """
+    shifted = now_ms
+    if shifted < _SAFE_MIN_MS:  # whole cycles up, ceil((min - t) / cycle) of them
+        shifted += -((shifted - _SAFE_MIN_MS) // _CYCLE_MS) * _CYCLE_MS
+    elif shifted > _SAFE_MAX_MS:  # whole cycles down, ceil((t - max) / cycle) of them
+        shifted -= -((_SAFE_MAX_MS - shifted) // _CYCLE_MS) * _CYCLE_MS
+    offset = (_EPOCH + timedelta(milliseconds=shifted)).astimezone(zone).utcoffset()
+    return 0 if offset is None else offset // timedelta(milliseconds=1)
+
+
 def local_fields(now_ms: int, time_zone: str) -> tuple[int, int, int, int, int, int]:
     """``(year, month, day, hours, minutes, seconds)`` of the instant in ``time_zone``.
 
     pi-forge reads ``getFullYear()``/``getHours()``… of ``new Date()``, i.e. the process's local
-    wall clock; forgec takes the zone explicitly (compile-core §0.11, §1.2).
+    wall clock; forgec takes the zone explicitly (compile-core §0.11, §1.2).  The calendar fields
+    are computed arithmetically (proleptic Gregorian, like ECMAScript), so years ≤ 0 and ≥ 10000
+    render as JavaScript prints them (``0-06-01``, ``10000-01-01``).
     """
-    moment = (_EPOCH + timedelta(milliseconds=now_ms)).astimezone(resolve_zone(time_zone))
-    return moment.year, moment.month, moment.day, moment.hour, moment.minute, moment.second
+    local = int(now_ms) + _offset_ms(int(now_ms), resolve_zone(time_zone))
+    days, millis = divmod(local, 86_400_000)
+    year, month, day = _civil_from_days(days)
+    seconds = millis // 1000
+    return year, month, day, seconds // 3600, seconds // 60 % 60, seconds % 60
 
 
 def format_local_date(now_ms: int, time_zone: str) -> str:

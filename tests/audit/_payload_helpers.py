@@ -1,0 +1,92 @@
+"""Message builders for the payload audit tests (pi-agent message shapes, context-format.md).
+
+Kept separate from ``tests/emit/scenarios.py`` so the audit suite stands on its own.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from forgec.emit import build_payloads
+
+CLAUDE = {"provider": "anthropic", "api": "anthropic-messages", "model": "claude-sonnet-4-5"}
+GEMINI = {"provider": "google", "api": "google-generative-ai", "model": "gemini-2.5-pro"}
+OPENROUTER = {"provider": "openrouter", "api": "openai-completions", "model": "google/gemini-2.5-flash"}
+GPT = {"provider": "openai", "api": "openai-responses", "model": "gpt-5.1"}
+
+PNG = {"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png"}
+JPG = {"type": "image", "data": "/9j/4AAQ", "mimeType": "image/jpeg"}
+
+ZERO = {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0, "totalTokens": 0}
+
+
+def usage(total: int = 0, **parts: int) -> dict[str, Any]:
+    return {**ZERO, **parts, "totalTokens": total}
+
+
+def user(content: Any, ts: int = 1000) -> dict[str, Any]:
+    return {"role": "user", "content": content, "timestamp": ts}
+
+
+def assistant(
+    parts: list[dict[str, Any]],
+    who: dict[str, str] = CLAUDE,
+    ts: int = 2000,
+    use: dict[str, Any] | None = None,
+    stop: str = "stop",
+) -> dict[str, Any]:
+    return {
+        "role": "assistant",
+        "content": parts,
+        **who,
+        "usage": use or dict(ZERO),
+        "stopReason": stop,
+        "timestamp": ts,
+    }
+
+
+def text(value: str, **extra: Any) -> dict[str, Any]:
+    return {"type": "text", "text": value, **extra}
+
+
+def thinking(value: str, signature: str | None = None, **extra: Any) -> dict[str, Any]:
+    part: dict[str, Any] = {"type": "thinking", "thinking": value, **extra}
+    if signature is not None:
+        part["thinkingSignature"] = signature
+    return part
+
+
+def call(call_id: str, name: str = "read", arguments: Any = None, **extra: Any) -> dict[str, Any]:
+    return {
+        "type": "toolCall",
+        "id": call_id,
+        "name": name,
+        "arguments": {"path": "a.txt"} if arguments is None else arguments,
+        **extra,
+    }
+
+
+def result(
+    call_id: str, content: list[dict[str, Any]], name: str = "read", ts: int = 3000, error: bool = False
+) -> dict[str, Any]:
+    return {
+        "role": "toolResult",
+        "toolCallId": call_id,
+        "toolName": name,
+        "content": content,
+        "isError": error,
+        "timestamp": ts,
+    }
+
+
+def section(
+    messages: list[Any], level: str | None = None, tools: Any = None, system: str = "S"
+) -> dict[str, Any]:
+    return build_payloads(system, messages, tools, level)
+
+
+def bodies(
+    messages: list[Any], level: str | None = None, tools: Any = None, system: str = "S"
+) -> dict[str, Any]:
+    out = section(messages, level, tools, system)
+    return {api: entry.get("body", entry.get("error")) for api, entry in out.items()}
