@@ -152,9 +152,16 @@ def import_silly(
       forgec import-silly preset.json 100001 --overwrite --report-format json
     """
     try:
-        result, fidelity = _run(
-            preset, character_id, stack_id, out_dir, dry_run, overwrite, output_format, report_format
-        )
+        try:
+            result, fidelity = _run(
+                preset, character_id, stack_id, out_dir, dry_run, overwrite, output_format, report_format
+            )
+        except RecursionError:
+            # Serialising a stack whose values nest thousands of levels deep (forgec's own text).
+            from forgec.importers.sillytavern import NESTED_TOO_DEEPLY
+            from forgec.rules.importer import PRESET_MALFORMED
+
+            raise _Failure(NESTED_TOO_DEEPLY, PRESET_MALFORMED, 1) from None
     except _Failure as failure:
         from forgec.output import escape_controls
 

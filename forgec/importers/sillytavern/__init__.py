@@ -12,7 +12,6 @@ import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -40,7 +39,10 @@ from .report import ReportInput, render
 #: ``progress(phase, done, total)``
 Progress = Callable[[str, int, int], None]
 
-__all__ = ["ImportResult", "convert_preset", "import_preset", "iso_timestamp", "now_ms_default"]
+NESTED_TOO_DEEPLY = "Preset values are nested too deeply to convert."
+NUMBER_OUT_OF_RANGE = "Preset holds an integer too large for a JavaScript number."
+
+__all__ = ["NESTED_TOO_DEEPLY", "NUMBER_OUT_OF_RANGE", "ImportResult", "convert_preset", "import_preset", "iso_timestamp", "now_ms_default"]
 
 
 @dataclass
@@ -70,18 +72,34 @@ def now_ms_default() -> int:
     if epoch:
         try:
             return int(float(epoch) * 1000)
-        except ValueError:
+        except (ValueError, OverflowError):
             pass
     return time.time_ns() // 1_000_000
 
 
 def iso_timestamp(ms: int) -> str:
-    """``new Date(ms).toISOString()``: UTC, exactly three fraction digits."""
-    seconds, millis = divmod(int(ms), 1000)
-    moment = datetime.fromtimestamp(seconds, tz=UTC)
-    year = moment.year
+    """``new Date(ms).toISOString()``: UTC, exactly three fraction digits (E15c).
+
+    Computed arithmetically (not through :mod:`datetime`, which stops at years 1 and 9999) so
+    every instant JavaScript can represent works: years outside 0-9999 print as ``+YYYYYY`` /
+    ``-YYYYYY``, as V8 does.
+    """
+    days, rest = divmod(int(ms), 86_400_000)
+    seconds, millis = divmod(rest, 1000)
+    hour, seconds = divmod(seconds, 3600)
+    minute, second = divmod(seconds, 60)
+    # Howard Hinnant's civil_from_days (proleptic Gregorian calendar).
+    z = days + 719_468
+    era = z // 146_097
+    doe = z - era * 146_097
+    yoe = (doe - doe // 1460 + doe // 36_524 - doe // 146_096) // 365
+    doy = doe - (365 * yoe + yoe // 4 - yoe // 100)
+    mp = (5 * doy + 2) // 153
+    day = doy - (153 * mp + 2) // 5 + 1
+    month = mp + 3 if mp < 10 else mp - 9
+    year = yoe + era * 400 + (1 if month <= 2 else 0)
     year_text = f"{year:04d}" if 0 <= year <= 9999 else f"{year:+07d}"
-    return f"{year_text}-{moment:%m-%dT%H:%M:%S}.{millis:03d}Z"
+    return f"{year_text}-{month:02d}-{day:02d}T{hour:02d}:{minute:02d}:{second:02d}.{millis:03d}Z"
 
 
 def _style_name(value: Any) -> str:
@@ -111,6 +129,13 @@ def convert_preset(
         return _convert(raw, source_name, source_path, character_id, now_ms, stack_id, progress)
     except PresetError as exc:
         return ImportResult(error=str(exc))
+    except RecursionError:
+        # forgec's own text: values nested thousands of levels deep (never a real preset).
+        return ImportResult(error=NESTED_TOO_DEEPLY)
+    except OverflowError:
+        # Only reachable through the Python API: forgec's JSON reader turns integer literals
+        # beyond 2**53 into floats, as JavaScript does, so parsed presets never hold such ints.
+        return ImportResult(error=NUMBER_OUT_OF_RANGE)
 
 
 def _convert(

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from forgec.jscompat import UNDEFINED, js_string
+from forgec.jscompat import UNDEFINED
 
 from .convert import Conversion
 from .macros import MIGRATION_NOTES, NATIVE_MACROS, NATIVE_NOTES, MacroScan, display_name
-from .patterns import COMMENT_RE, TRIM_RE
+from .patterns import COMMENT_RE, TRIM_RE, template_text
 from .preset import member
 from .regex_scripts import RegexSummary
 
@@ -90,7 +90,7 @@ def _entry(kind: str, ref: Any, status: str, reason: str, **extra: Any) -> dict[
 
 
 def _ref(value: Any) -> Any:
-    return value if isinstance(value, (str, int, float)) and not isinstance(value, bool) else js_string(value)
+    return value if isinstance(value, (str, int, float)) and not isinstance(value, bool) else template_text(value)
 
 
 def build_fidelity(

@@ -10,9 +10,9 @@ character classes out instead of using those shorthands.
 from __future__ import annotations
 
 import re
-from typing import Final
+from typing import Any, Final
 
-from forgec.jscompat import JS_WHITESPACE, js_trim
+from forgec.jscompat import JS_WHITESPACE, UNDEFINED, js_string, js_trim
 
 #: JavaScript's ``\\s`` as a character class body.
 WS: Final = "".join(JS_WHITESPACE)
@@ -68,3 +68,30 @@ def slugify(text: str) -> str:
 def is_blank(value: object) -> bool:
     """True unless ``value`` is a string that is non-empty after JavaScript ``trim``."""
     return not isinstance(value, str) or js_trim(value) == ""
+
+
+def template_text(value: Any) -> str:
+    """``${value}`` / ``String(value)`` without recursion (E8).
+
+    A preset can nest arrays thousands of levels deep (``"name": [[[...]]]``); JavaScript prints
+    them by joining, which :func:`forgec.jscompat.js_string` does recursively and would exceed
+    Python's recursion limit.  Nested arrays flatten into one comma-joined text, ``null`` and absent
+    elements print as empty text, every other value as :func:`js_string` prints it.
+    """
+    if not isinstance(value, list):
+        return js_string(value)
+    pieces: list[str] = []
+    stack: list[tuple[list[Any], int]] = [(value, 0)]
+    while stack:
+        items, index = stack.pop()
+        if index >= len(items):
+            continue
+        stack.append((items, index + 1))
+        if index > 0:
+            pieces.append(",")
+        item = items[index]
+        if isinstance(item, list):
+            stack.append((item, 0))
+        elif item is not None and item is not UNDEFINED:
+            pieces.append(js_string(item))
+    return "".join(pieces)

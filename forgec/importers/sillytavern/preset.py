@@ -13,9 +13,9 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from forgec.jscompat import UNDEFINED, is_number, js_len, js_string, js_truthy
+from forgec.jscompat import UNDEFINED, is_number, js_len, js_truthy
 
-from .patterns import is_blank, slugify
+from .patterns import is_blank, slugify, template_text
 
 
 class PresetError(Exception):
@@ -152,7 +152,7 @@ def select_character(prompt_order: Any, character_id: Any) -> Selection:
         if entry is None:
             raise PresetError(f"Preset prompt_order[{i}] is null.")
         value = member(entry, "character_id")
-        ids.append("" if value is None or value is UNDEFINED else js_string(value))
+        ids.append("" if value is None or value is UNDEFINED else template_text(value))
     raise PresetError(
         f"Multiple character configs found: [{', '.join(ids)}]. Choose a character_id and retry."
     )

@@ -97,59 +97,15 @@ def placement_label(value: float | int) -> str:
 def _js_compiles(pattern: str, flags: str) -> str | None:
     """``None`` when ``new RegExp(pattern, flags)`` succeeds in V8, else V8's error message.
 
-    Delegates to :func:`forgec.jsregex.compile_js` (the team's ECMAScript-grammar checker).
+    ``new RegExp`` only *parses* the pattern, so this asks the V8-parser port
+    (:func:`forgec.codecs.regex_config.compile_error`, the loader's A3 7d check) and never builds a
+    matcher: the decision and the text are then the same as the loader's for the converted rule.
+    V8's parser keeps nested groups on a heap stack, so deeply nested patterns are accepted here
+    as they are there.
     """
-    try:
-        from forgec.jsregex import JSRegexError, compile_js
-    except ImportError:  # pragma: no cover - only while the engine is not installed
-        return _fallback_compiles(pattern, flags)
-    try:
-        compile_js(pattern, flags)
-    except JSRegexError as exc:
-        return str(exc)
-    except RecursionError:
-        return f"Invalid regular expression: /{pattern}/{_ordered_flags(flags)}: Maximum call stack size exceeded"
-    return None
+    from forgec.codecs.regex_config import compile_error
 
-
-def _ordered_flags(flags: str) -> str:
-    return "".join(c for c in "dgimsuvy" if c in flags)
-
-
-_PY_ONLY_GROUP: Final = re.compile(r"\(\?(?![:=!]|<[=!]|<[A-Za-z_$])")
-
-
-def _fallback_compiles(pattern: str, flags: str) -> str | None:
-    """Approximation through the ``regex`` module for when :mod:`forgec.jsregex` is missing."""
-    import regex
-
-    prefix = f"Invalid regular expression: /{pattern}/{_ordered_flags(flags)}: "
-    if _PY_ONLY_GROUP.search(pattern):
-        return prefix + "Invalid group"
-    if re.search(r"(?<!\\)[*+?}][+]", pattern):
-        return prefix + "Nothing to repeat"
-    if pattern.endswith("\\") and (len(pattern) - len(pattern.rstrip("\\"))) % 2 == 1:
-        return prefix + "\\ at end of pattern"
-    names = re.findall(r"\(\?<([A-Za-z_$][A-Za-z0-9_$]*)>", pattern)
-    if len(names) != len(set(names)):
-        return prefix + "Duplicate capture group name"
-    if names and any(ref not in names for ref in re.findall(r"\\k<([^>]*)>", pattern)):
-        return prefix + "Invalid named capture referenced"
-    # JavaScript's empty class `[]` and any-character class `[^]` do not exist in Python.
-    probe = pattern.replace("[^]", "[\\s\\S]").replace("[]", "(?!)")
-    try:
-        regex.compile(probe, regex.V0)
-    except regex.error as exc:
-        message = str(exc)
-        if "missing )" in message:
-            return prefix + "Unterminated group"
-        if "unterminated character set" in message:
-            return prefix + "Unterminated character class"
-        # Annex B accepts lone braces/brackets and unknown escapes that Python rejects.
-        if any(word in message for word in ("bad escape", "unknown group", "invalid group reference")):
-            return None
-        return None
-    return None
+    return compile_error(pattern, flags)
 
 
 # --- classification --------------------------------------------------------------------------------
@@ -170,8 +126,8 @@ class Script:
     trim_strings: list[str] | None
     placement: list[float | int] | None
     substitute_regex: float | int | None
-    min_depth: int | None
-    max_depth: int | None
+    min_depth: int | float | None
+    max_depth: int | float | None
     note: str | None = None
     rule_id: str | None = None
     warnings: list[str] = field(default_factory=list)
@@ -226,11 +182,12 @@ def _placement(value: Any) -> list[float | int] | None:
     return out or None
 
 
-def _depth(value: Any, minimum: int) -> int | None:
+def _depth(value: Any, minimum: int) -> int | float | None:
+    """A normalised integer ``>= minimum``; beyond 2**53 it stays a float so it prints as JS does."""
     number = normalize_number(value)
     if number is None or not float(number).is_integer() or number < minimum:
         return None
-    return int(number)
+    return _tidy(number)
 
 
 def classify(script: dict[str, Any], index: int) -> Script:

@@ -1,6 +1,6 @@
 """The Markdown import report, byte for byte as pi-forge 0.4.1 writes it (C10, E8, E9, E15).
 
-Every ``<...>`` substitution is converted like a JavaScript template literal (:func:`js_string`):
+Every ``<...>`` substitution is converted like a JavaScript template literal (:func:`template_text`):
 absent prints ``undefined``, ``null`` prints ``null``, objects ``[object Object]``.
 """
 
@@ -9,11 +9,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from forgec.jscompat import UNDEFINED, js_len, js_string, js_trim, utf16_slice
+from forgec.jscompat import UNDEFINED, js_len, js_trim, utf16_slice
 
 from .convert import Conversion
 from .macros import MIGRATION_NOTES, NATIVE_MACROS, NATIVE_NOTES, MacroScan, display_name
-from .patterns import WS_RUN_RE
+from .patterns import WS_RUN_RE, template_text
 from .regex_scripts import RegexSummary
 
 _REGEX_DISCLAIMER = (
@@ -68,7 +68,7 @@ def cell(value: Any) -> str:
 
 
 def _dash(value: Any) -> str:
-    return "—" if value is None or value is UNDEFINED else js_string(value)
+    return "—" if value is None or value is UNDEFINED else template_text(value)
 
 
 def render(data: ReportInput) -> str:
@@ -77,17 +77,17 @@ def render(data: ReportInput) -> str:
     names_value = (
         "?"
         if data.names_behavior is None or data.names_behavior is UNDEFINED
-        else js_string(data.names_behavior)
+        else template_text(data.names_behavior)
     )
     lines = [
         f"# SillyTavern Import Report: {data.file_name}",
         "",
         f"- **Source file**: {data.source_path}",
-        f"- **Character ID**: {js_string(data.character_id)}",
+        f"- **Character ID**: {template_text(data.character_id)}",
         f"- **Output stack ID**: {data.stack_id}",
         f"- **Names behavior**: {data.style_name} (ST value {names_value})",
-        f"- **Total prompts in source**: {js_string(data.prompts_length)}",
-        f"- **Items in prompt_order**: {js_string(data.order_length)}",
+        f"- **Total prompts in source**: {template_text(data.prompts_length)}",
+        f"- **Items in prompt_order**: {template_text(data.order_length)}",
         f"- **Converted items**: {len(conv.items)}",
         "",
     ]
@@ -113,7 +113,7 @@ def render(data: ReportInput) -> str:
     if data.missing:
         lines += ["## ⚠️ Missing identifiers in prompts array", ""]
         lines += [
-            f"- `{js_string(m)}` (referenced in prompt_order but not found in prompts)" for m in data.missing
+            f"- `{template_text(m)}` (referenced in prompt_order but not found in prompts)" for m in data.missing
         ]
         lines.append("")
     if data.regex is not None and data.regex.total > 0:
