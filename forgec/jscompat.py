@@ -161,7 +161,10 @@ def js_number_to_string(value: float | int) -> str:
     if isinstance(value, int):
         if abs(value) < 2**53:
             return str(value)
-        value = float(value)
+        try:
+            value = float(value)
+        except OverflowError:  # beyond the largest double: JavaScript's Number is infinite there
+            return "Infinity" if value > 0 else "-Infinity"
     if math.isnan(value):
         return "NaN"
     if math.isinf(value):
@@ -276,9 +279,9 @@ def json_quote(text: str) -> str:
 
 
 def _number_json(value: float | int) -> str:
-    if isinstance(value, float) and not math.isfinite(value):
-        return "null"
-    return js_number_to_string(value)
+    """A number as ``JSON.stringify`` writes it: non-finite values (also huge ints) are ``null``."""
+    text = js_number_to_string(value)
+    return "null" if text in ("Infinity", "-Infinity", "NaN") else text
 
 
 def json_stringify(value: Any, indent: int | None = None, *, sort_keys: bool = False) -> str | None:
@@ -294,69 +297,84 @@ def json_stringify(value: Any, indent: int | None = None, *, sort_keys: bool = F
     return "".join(parts)
 
 
+def _scalar_text(value: Any) -> str | None:
+    """The JSON text of a non-container value, or None for a list/tuple/dict."""
+    if value is None or value is UNDEFINED:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if isinstance(value, str):
+        return json_quote(value)
+    if isinstance(value, (int, float)):
+        return _number_json(value)
+    if isinstance(value, (list, tuple, dict)):
+        return None
+    raise TypeError(f"not a JSON value: {type(value).__name__}")
+
+
 def _stringify_into(
     value: Any, out: list[str], indent: int | None, current: str, *, sort_keys: bool = False
 ) -> None:
-    # Iterative over containers would be faster for very deep data; recursion is fine for the
-    # depths JSON readers accept (they refuse input beyond their own limit).
-    if value is None or value is UNDEFINED:
-        out.append("null")
-    elif value is True:
-        out.append("true")
-    elif value is False:
-        out.append("false")
-    elif isinstance(value, str):
-        out.append(json_quote(value))
-    elif isinstance(value, (int, float)):
-        out.append(_number_json(value))
-    elif isinstance(value, (list, tuple)):
-        if not value:
-            out.append("[]")
-            return
-        if indent is None:
-            out.append("[")
-            for i, item in enumerate(value):
-                if i:
-                    out.append(",")
-                _stringify_into(item, out, None, current, sort_keys=sort_keys)
-            out.append("]")
+    """Write ``value`` as JSON into ``out``.
+
+    Iterative, with an explicit stack of open containers, so data nested thousands of levels deep
+    (the readers accept 5,000) is written without touching Python's recursion limit.
+    """
+    text = _scalar_text(value)
+    if text is not None:
+        out.append(text)
+        return
+    # each frame: (iterator over (prefix, child) pairs, closing text)
+    stack: list[tuple[Any, str, str]] = []
+
+    def open_container(container: Any, level: str) -> None:
+        if isinstance(container, dict):
+            pairs = sorted(container.items()) if sort_keys else js_items(container)
+            members = [(k, v) for k, v in pairs if v is not UNDEFINED]
+            if not members:
+                out.append("{}")
+                return
+            if indent is None:
+                out.append("{")
+                items = ((("," if i else "") + json_quote(k) + ":", v) for i, (k, v) in enumerate(members))
+                stack.append((items, "}", level))
+            else:
+                inner = level + " " * indent
+                out.append("{\n")
+                items = (
+                    ((",\n" if i else "") + inner + json_quote(k) + ": ", v) for i, (k, v) in enumerate(members)
+                )
+                stack.append((items, "\n" + level + "}", inner))
         else:
-            inner = current + " " * indent
-            out.append("[\n")
-            for i, item in enumerate(value):
-                if i:
-                    out.append(",\n")
-                out.append(inner)
-                _stringify_into(item, out, indent, inner, sort_keys=sort_keys)
-            out.append("\n" + current + "]")
-    elif isinstance(value, dict):
-        pairs = sorted(value.items()) if sort_keys else js_items(value)
-        members = [(k, v) for k, v in pairs if v is not UNDEFINED]
-        if not members:
-            out.append("{}")
-            return
-        if indent is None:
-            out.append("{")
-            for i, (k, v) in enumerate(members):
-                if i:
-                    out.append(",")
-                out.append(json_quote(k))
-                out.append(":")
-                _stringify_into(v, out, None, current, sort_keys=sort_keys)
-            out.append("}")
+            if not container:
+                out.append("[]")
+                return
+            if indent is None:
+                out.append("[")
+                items = (("," if i else "", v) for i, v in enumerate(container))
+                stack.append((items, "]", level))
+            else:
+                inner = level + " " * indent
+                out.append("[\n")
+                items = (((",\n" if i else "") + inner, v) for i, v in enumerate(container))
+                stack.append((items, "\n" + level + "]", inner))
+
+    open_container(value, current)
+    while stack:
+        items, closing, level = stack[-1]
+        for prefix, child in items:
+            out.append(prefix)
+            text = _scalar_text(child)
+            if text is not None:
+                out.append(text)
+                continue
+            open_container(child, level)
+            break
         else:
-            inner = current + " " * indent
-            out.append("{\n")
-            for i, (k, v) in enumerate(members):
-                if i:
-                    out.append(",\n")
-                out.append(inner)
-                out.append(json_quote(k))
-                out.append(": ")
-                _stringify_into(v, out, indent, inner, sort_keys=sort_keys)
-            out.append("\n" + current + "}")
-    else:
-        raise TypeError(f"not a JSON value: {type(value).__name__}")
+            stack.pop()
+            out.append(closing)
 
 
 # --- reports (conformance *Output*) --------------------------------------------------------------

@@ -105,3 +105,20 @@ def test_report_serialisation_reproduces_every_expected_document() -> None:
     for path in files:
         text = path.read_text(encoding="utf-8")
         assert dumps_report(json.loads(text)) == text, path.parent.name
+
+
+def test_writing_is_not_limited_by_python_recursion() -> None:
+    deep: list = []
+    current = deep
+    for _ in range(10_000):
+        child: list = []
+        current.append({"k": child})
+        current = child
+    text = json_stringify(deep)
+    assert text is not None and text.startswith('[{"k":[{"k":') and text.endswith("}]" * 10_000)
+    assert dumps_report({"v": deep}).count("\n") > 20_000
+
+
+def test_integers_beyond_a_double_print_as_javascript_infinity() -> None:
+    assert js_number_to_string(10**400) == "Infinity"
+    assert json_stringify([10**400]) == "[null]"
