@@ -52,53 +52,76 @@ def _typeof(value: Any) -> str:
     return "object"
 
 
-def _canon(value: Any, path: str, ancestors: set[int], out: list[str]) -> None:
+def _canon_scalar(value: Any, path: str) -> str | None:
+    """The canonical text of a non-container value; None for a container."""
     if value is None:
-        out.append("null")
-    elif value is True:
-        out.append("true")
-    elif value is False:
-        out.append("false")
-    elif isinstance(value, str):
-        out.append(json_quote(value))
-    elif isinstance(value, (int, float)):
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if isinstance(value, str):
+        return json_quote(value)
+    if isinstance(value, (int, float)):
         try:
             number = float(value)
         except OverflowError:
             raise FingerprintError(f"Cannot fingerprint non-finite number at {path}.") from None
         if not math.isfinite(number):
             raise FingerprintError(f"Cannot fingerprint non-finite number at {path}.")
-        out.append(js_number_to_string(0 if number == 0 else value))
-    elif isinstance(value, (list, tuple, dict)):
-        if id(value) in ancestors:
-            raise FingerprintError(f"Cannot fingerprint cyclic value at {path}.")
-        ancestors.add(id(value))
-        if isinstance(value, dict):
-            members = [(k, v) for k, v in value.items() if v is not UNDEFINED]
+        return js_number_to_string(0 if number == 0 else value)
+    if isinstance(value, (list, tuple, dict)):
+        return None
+    if value is UNDEFINED or callable(value):
+        raise FingerprintError(f"Cannot fingerprint {_typeof(value)} at {path}.")
+    raise FingerprintError(f"Cannot fingerprint non-plain object at {path}.")
+
+
+def _canon(value: Any, path: str, ancestors: set[int], out: list[str]) -> None:
+    """The checked writer: exact messages with a ``$.a[0]`` path, cycle detection.
+
+    Iterative (an explicit stack of open containers), so nesting depth is limited only by memory.
+    """
+    text = _canon_scalar(value, path)
+    if text is not None:
+        out.append(text)
+        return
+    # frames: (iterator of (separator, child path, child), closing bracket, container id)
+    stack: list[tuple[Any, str, int]] = []
+
+    def open_container(container: Any, where: str) -> None:
+        if id(container) in ancestors:
+            raise FingerprintError(f"Cannot fingerprint cyclic value at {where}.")
+        ancestors.add(id(container))
+        if isinstance(container, dict):
+            members = [(k, v) for k, v in container.items() if v is not UNDEFINED]
             for k, _ in members:
                 if not isinstance(k, str):
-                    raise FingerprintError(f"Cannot fingerprint non-plain object at {path}.")
+                    raise FingerprintError(f"Cannot fingerprint non-plain object at {where}.")
             members.sort(key=lambda kv: _utf16_key(kv[0]))
             out.append("{")
-            for i, (k, v) in enumerate(members):
-                if i:
-                    out.append(",")
-                out.append(json_quote(k))
-                out.append(":")
-                _canon(v, f"{path}.{k}", ancestors, out)
-            out.append("}")
+            children = ((("," if i else "") + json_quote(k) + ":", f"{where}.{k}", v) for i, (k, v) in enumerate(members))
+            stack.append((children, "}", id(container)))
         else:
             out.append("[")
-            for i, item in enumerate(value):
-                if i:
-                    out.append(",")
-                _canon(item, f"{path}[{i}]", ancestors, out)
-            out.append("]")
-        ancestors.discard(id(value))
-    elif value is UNDEFINED or callable(value):
-        raise FingerprintError(f"Cannot fingerprint {_typeof(value)} at {path}.")
-    else:
-        raise FingerprintError(f"Cannot fingerprint non-plain object at {path}.")
+            children = (("," if i else "", f"{where}[{i}]", v) for i, v in enumerate(container))
+            stack.append((children, "]", id(container)))
+
+    open_container(value, path)
+    while stack:
+        children, closing, ident = stack[-1]
+        for separator, where, child in children:
+            out.append(separator)
+            text = _canon_scalar(child, where)
+            if text is not None:
+                out.append(text)
+                continue
+            open_container(child, where)
+            break
+        else:
+            stack.pop()
+            ancestors.discard(ident)
+            out.append(closing)
 
 
 class _Unusual(Exception):
