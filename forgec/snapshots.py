@@ -28,28 +28,43 @@ def compile_for_snapshot(
     target: str | None = None,
     model: str | None = None,
     registry: Any = None,
+    require_usable: bool = False,
 ) -> Any:
     """The compile report of ``stack`` (or its request body for ``target``), ready to snapshot.
 
     ``registry``: custom macros and slots of trusted plugins (:mod:`forgec.plugins`).
+    ``require_usable``: raise :class:`SnapshotError` for a missing stack file or one with loader
+    errors, instead of snapshotting pi-forge's fallback stack (a typo in a test path must not give a
+    green test that checks nothing).
     """
+    from forgec.emit.models import API_ORDER
     from forgec.report import compile_report
 
-    if target is None:
-        return compile_report(stack, context, registry=registry)
-    from forgec.codecs.context import load_context
-    from forgec.emit import emit_body
-
+    if target is not None and target not in API_ORDER:
+        raise SnapshotError(f"unknown target {target!r}; choose one of {', '.join(API_ORDER)}")
+    if require_usable and not Path(stack).is_file():
+        raise SnapshotError(f"{stack}: no such stack file")
     report = compile_report(stack, context, registry=registry)
+    if require_usable and (report.get("validation") or {}).get("usable") is False:
+        errors = [d["message"] for d in report["validation"].get("diagnostics", []) if d.get("level") == "error"]
+        raise SnapshotError(f"{stack}: the stack has loader errors: " + "; ".join(errors))
+    if target is None:
+        return report
+    from forgec.codecs.context import load_context
+    from forgec.emit import PayloadError, emit_body
+
     ctx = load_context(context)
-    return emit_body(
-        target,
-        report["system"]["prompt"],
-        report["messages"]["messages"],
-        ctx.tools,
-        ctx.thinking_level,
-        model,
-    )
+    try:
+        return emit_body(
+            target,
+            report["system"]["prompt"],
+            report["messages"]["messages"],
+            ctx.tools,
+            ctx.thinking_level,
+            model,
+        )
+    except PayloadError as exc:
+        raise SnapshotError(f"{stack}: pi-ai would fail to build the {target} request: {exc}") from None
 
 
 def golden_path(stack: Path) -> Path:

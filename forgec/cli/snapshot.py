@@ -88,6 +88,7 @@ def _plugins(paths: tuple[Path, ...], trust_plugins: bool) -> PluginSetup:
 
 def _run(action: str, paths: tuple[Path, ...], context: Path | None, trust_plugins: bool) -> None:
     """Check or update every stack; one line per stack, diffs under changed ones."""
+    from forgec.output import escape_controls
     from forgec.snapshots import SnapshotError, check, update
 
     stacks = _stacks(paths)
@@ -98,7 +99,7 @@ def _run(action: str, paths: tuple[Path, ...], context: Path | None, trust_plugi
         try:
             result = run(stack, context, registry=registry)
         except SnapshotError as exc:
-            click.echo(f"forgec snapshot: error: {exc}", err=True)
+            click.echo(f"forgec snapshot: error: {escape_controls(str(exc))}", err=True)
             problems += 1
             continue
         shown, golden = _shown(stack), _shown(result.golden)
@@ -110,7 +111,7 @@ def _run(action: str, paths: tuple[Path, ...], context: Path | None, trust_plugi
             failed += 1
             click.echo(f"error    {shown}: the stack has loader errors; run `forgec validate {shown}`")
             for message in result.errors:
-                click.echo(f"           {message}")
+                click.echo(f"           {escape_controls(message)}")
         elif result.status == "missing":
             failed += 1
             click.echo(f"missing  {shown}: no golden file {golden} (run `forgec snapshot update`)")
@@ -118,7 +119,7 @@ def _run(action: str, paths: tuple[Path, ...], context: Path | None, trust_plugi
             failed += 1
             click.echo(f"changed  {shown} (golden file {golden})")
             for line in result.diff:
-                click.echo("  " + line)
+                click.echo("  " + escape_controls(line))
     sys.exit(2 if problems else 1 if failed else 0)
 
 

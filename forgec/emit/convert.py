@@ -266,12 +266,15 @@ def estimate_message_tokens(msg: dict[str, Any]) -> int:
 
 def _usage_total(msg: dict[str, Any]) -> float:
     """``usage.totalTokens || input + output + cacheRead + cacheWrite`` (a missing field is NaN)."""
-    usage = msg.get("usage")
-    if not isinstance(usage, dict):
-        raise js_property_error(usage, "totalTokens")
+    if "usage" not in msg:
+        raise js_property_error(UNDEFINED, "totalTokens")
+    usage = msg["usage"]
+    if usage is None:
+        raise js_property_error(None, "totalTokens")
 
     def field(name: str) -> float:
-        return _to_number(usage[name]) if name in usage else math.nan
+        # a property of a string, number or array that is not an object field reads as undefined
+        return _to_number(usage[name]) if isinstance(usage, dict) and name in usage else math.nan
 
     total = field("totalTokens")
     if total and not math.isnan(total):

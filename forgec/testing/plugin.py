@@ -13,6 +13,9 @@ macros and slots of installed plugins are used only when the test trusts them::
     forgec_compile("stacks/status.json", registry=my_registry)       # a Registry built by the test
 
 A trusted plugin that fails to load fails the test (its output would silently lack the plugin).
+So does a stack file that is missing or has loader errors (pi-forge would compile its fallback stack,
+and a golden file of that checks nothing) — pass ``allow_errors=True`` to snapshot such a stack on
+purpose — and a ``target`` that is not one of the four provider APIs.
 """
 
 from __future__ import annotations
@@ -31,14 +34,21 @@ def forgec_compile(request: pytest.FixtureRequest) -> Callable[..., Any]:
 
     def compile_(stack: str | Path, context: str | Path | None = None, target: str | None = None,
                  model: str | None = None, *, trust_plugins: bool | Iterable[str] = False,
-                 registry: Any = None) -> Any:
-        from forgec.snapshots import compile_for_snapshot
+                 registry: Any = None, allow_errors: bool = False) -> Any:
+        from forgec.codecs.context import ContextError
+        from forgec.snapshots import SnapshotError, compile_for_snapshot
 
         stack_path = base / stack
         context_path = base / context if context is not None else None
         if registry is None and trust_plugins is not False:
             registry = _trusted_registry(trust_plugins)
-        return compile_for_snapshot(stack_path, context_path, target=target, model=model, registry=registry)
+        try:
+            return compile_for_snapshot(
+                stack_path, context_path, target=target, model=model, registry=registry,
+                require_usable=not allow_errors,
+            )
+        except (SnapshotError, ContextError) as exc:
+            pytest.fail(f"forgec_compile: {exc}", pytrace=False)
 
     return compile_
 

@@ -79,3 +79,32 @@ def test_body(forgec_compile):
 """
     )
     project.runpytest("-p", "no:cacheprovider", "test_body.py").assert_outcomes(passed=1)
+
+
+def test_a_missing_or_broken_stack_fails_the_test_instead_of_snapshotting_a_fallback(
+    project: pytest.Pytester,
+) -> None:
+    (project.path / "broken.json").write_text('{"schemaVersion": 1, "id": "b", "items": [,]}', encoding="utf-8")
+    project.makepyfile(
+        test_typos="""
+def test_missing(forgec_compile, prompt_snapshot):
+    assert forgec_compile("nope.json", context="ctx.yaml") == prompt_snapshot
+
+def test_broken(forgec_compile, prompt_snapshot):
+    assert forgec_compile("broken.json", context="ctx.yaml") == prompt_snapshot
+
+def test_broken_on_purpose(forgec_compile):
+    report = forgec_compile("broken.json", context="ctx.yaml", allow_errors=True)
+    assert report["validation"]["usable"] is False
+
+def test_unknown_target(forgec_compile):
+    forgec_compile("reviewer.json", context="ctx.yaml", target="openai")
+"""
+    )
+    result = project.runpytest("--snapshot-update", "-p", "no:cacheprovider", "test_typos.py")
+    result.assert_outcomes(passed=1, failed=3)
+    output = result.stdout.str()
+    assert "nope.json: no such stack file" in output
+    assert "the stack has loader errors: Failed to parse JSON" in output
+    assert "unknown target 'openai'" in output
+    assert not (project.path / "__snapshots__" / "test_typos").exists()

@@ -124,3 +124,17 @@ def test_unreadable_golden_files_are_reported_without_a_traceback(tmp_path: Path
     result = CliRunner().invoke(cli, ["snapshot", "update"])
     assert result.exit_code == 2 and "is a folder" in result.output
     assert [p.name for p in golden.parent.iterdir()] == ["helper.json.prompt.md"]  # no temp file left
+
+
+def test_diffs_do_not_pass_terminal_escapes_through(tmp_path: Path, monkeypatch) -> None:
+    stack = _project(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    runner = CliRunner()
+    assert runner.invoke(cli, ["snapshot", "update"]).exit_code == 0
+    hostile = json.loads(json.dumps(STACK))
+    hostile["items"][2]["content"] = "hel\x1b]0;PWNED\x07lo"
+    stack.write_text(json.dumps(hostile), encoding="utf-8")
+    result = runner.invoke(cli, ["snapshot", "check"])
+    assert result.exit_code == 1
+    assert "\x1b" not in result.output and "\x07" not in result.output
+    assert "hel\\x1b]0;PWNED\\x07lo" in result.output
