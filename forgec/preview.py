@@ -146,26 +146,50 @@ def _fence(content: str) -> str:
     return "`" * max(3, longest + 1)
 
 
+def _md_inline(text: str) -> str:
+    """One line of Markdown from untrusted text: controls (ESC, BEL, newlines) shown escaped."""
+    from forgec.output import escape_controls
+
+    return escape_controls(text)
+
+
+def _md_cell(text: str) -> str:
+    """A table cell: one line (newlines shown as ``\\n``) with ``|`` escaped, so the row keeps its columns."""
+    return _md_inline(text).replace("|", "\\|")
+
+
+def _md_block(text: str) -> str:
+    """Fenced block content: newlines are the layout, other controls are shown escaped."""
+    from forgec.output import escape_controls
+
+    return escape_controls(text, keep_newlines=True)
+
+
 def render_markdown(report: dict[str, Any]) -> str:
-    """A Markdown document: system prompt, a message table with sources, each message, diagnostics."""
+    """A Markdown document: system prompt, a message table with sources, each message, diagnostics.
+
+    Every value from the stack (ids, names, prompt text, messages) has its terminal control
+    characters shown escaped (``\\x1b``), like the text format: the document is often printed.
+    """
     compiled = report.get("messages") or {}
     sources = compiled.get("sources") or []
     sections = _sections(report)
     prompt = _system_prompt(report)
-    out = [f"# Prompt stack preview: `{_stack_id(report)}`", "", "## System prompt", ""]
+    out = [f"# Prompt stack preview: `{_md_inline(_stack_id(report))}`", "", "## System prompt", ""]
     fence = _fence(prompt)
-    out += [fence + "text", prompt, fence, ""] if prompt else ["*(empty)*", ""]
+    out += [fence + "text", _md_block(prompt), fence, ""] if prompt else ["*(empty)*", ""]
     out += ["## Messages", ""]
     if sections:
         out += ["| # | role | title | source |", "|---|---|---|---|"]
         for i, (title, role, _content) in enumerate(sections):
             source = sources[i] if i < len(sources) else None
             cells = [str(i + 1), role or "", title, _source_label(source)]
-            out.append("| " + " | ".join(c.replace("|", "\\|").replace("\n", " ") for c in cells) + " |")
+            out.append("| " + " | ".join(_md_cell(c) for c in cells) + " |")
         out.append("")
         for i, (title, role, content) in enumerate(sections):
             fence = _fence(content)
-            out += [f"### {i + 1}. {title}" + (f" ({role})" if role else ""), "", fence + "text", content, fence, ""]
+            heading = f"### {i + 1}. {_md_inline(title)}" + (f" ({_md_inline(role)})" if role else "")
+            out += [heading, "", fence + "text", _md_block(content), fence, ""]
     else:
         out += ["*(no messages)*", ""]
     out += ["## Diagnostics", ""]
@@ -174,8 +198,9 @@ def render_markdown(report: dict[str, Any]) -> str:
         out.append("No diagnostics.")
     for d in diagnostics:
         item_id = d.get("itemId")
-        where = f" `{item_id}`" if isinstance(item_id, str) and item_id else ""
-        out.append(f"- **{str(d.get('level', '')).upper()}**{where}: {d.get('message', '')}")
+        where = f" `{_md_inline(item_id)}`" if isinstance(item_id, str) and item_id else ""
+        level = _md_inline(str(d.get("level", "")).upper())
+        out.append(f"- **{level}**{where}: {_md_inline(js_string(d.get('message', '')))}")
     return "\n".join(out) + "\n"
 
 

@@ -156,9 +156,18 @@ def compile_report(
 
 
 def build_report(
-    inputs: ReportInputs, *, finalize: bool | None = None, payloads: bool = False, registry: Any = None
+    inputs: ReportInputs,
+    *,
+    finalize: bool | None = None,
+    payloads: bool = False,
+    registry: Any = None,
+    diagnostics_out: list[Diagnostic] | None = None,
 ) -> dict[str, Any]:
-    """The report for already loaded inputs (the preview command keeps the loaded objects)."""
+    """The report for already loaded inputs (the preview command keeps the loaded objects).
+
+    ``diagnostics_out`` receives the compile's :class:`Diagnostic` objects (system, then messages),
+    with their codes and pointers, which the report's pi-forge-shaped lists leave out.
+    """
     from forgec.compiler import compile_prompt
     from forgec.passes.regex import RegexBudget, finalize_message
     from forgec.variables import VariableStore
@@ -169,6 +178,9 @@ def build_report(
     store = VariableStore.fresh(ctx.session_variables)
     budget = RegexBudget()  # one regex time budget for the compile and its finalize section
     compiled = compile_prompt(normalised, runtime, store, registry=registry, regex_budget=budget)
+    if diagnostics_out is not None:
+        for part in (compiled.system.diagnostics, compiled.messages.diagnostics):
+            diagnostics_out.extend(d for d in part or () if isinstance(d, Diagnostic))
     doc: dict[str, Any] = {
         "validation": _validation(loaded, inputs.others),
         "system": {"prompt": compiled.system.prompt, "diagnostics": _pi_list(compiled.system.diagnostics)},

@@ -86,12 +86,18 @@ def fail(message: str) -> NoReturn:
     sys.exit(2)
 
 
-def write_out(target: str, text: str, *, overwrite: bool) -> None:
+def write_out(target: str, text: str, *, overwrite: bool, inputs: tuple[Path | None, ...] = ()) -> None:
     """Write ``text`` to ``--out``/``-o`` ``target``; every problem is a clean exit 2.
 
     ``-`` is standard output.  An existing file is replaced (atomically) only with ``overwrite``;
     a missing folder is not created (a typo should not grow a folder tree).  See
     :func:`forgec.atomic.write_output`.
+
+    ``inputs`` are the files the command read (stack, context): ``target`` naming one of them --
+    by any spelling, a hard link or a symbolic link -- is refused even with ``overwrite``, since
+    the output would destroy the input it was made from.  A symbolic link at ``target`` is
+    replaced itself, never written through: the file it points to stays unchanged (writing
+    through a link could change a file anywhere on the disk).
     """
     from forgec.atomic import ExistingFilesError, write_output
 
@@ -100,12 +106,61 @@ def write_out(target: str, text: str, *, overwrite: bool) -> None:
         return
     if target == "":
         fail("cannot write '': empty file name")
+    for source in inputs:
+        if source is not None and _same_file(Path(target), source):
+            fail(f"{target} is an input of this command ({source}); refusing to overwrite it")
     try:
         write_output(Path(target), text, overwrite=overwrite)
     except ExistingFilesError:
         fail(f"{target} already exists; pass --overwrite to replace it")
     except OSError as exc:
         fail(f"cannot write {target}: {exc.strerror or exc}")
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    """Whether ``a`` and ``b`` are the same file (following links); False when either is missing."""
+    try:
+        return os.path.samefile(a, b)
+    except (OSError, ValueError):
+        return False
+
+
+def stdin_stack_name(stdin_filename: str | None) -> str:
+    """The file name a stack read from standard input is loaded as (JSON unless it ends in .yaml/.yml)."""
+    return os.path.basename(stdin_filename) if stdin_filename else "stdin.json"
+
+
+def load_stdin_stack(stdin_filename: str | None, registry: Any = None) -> Any:
+    """A :class:`forgec.codecs.stack.LoadedStack` read from standard input, as ``validate -`` reads it.
+
+    Bytes are decoded as pi-forge's ``readFile(path, "utf8")`` does (invalid UTF-8 becomes U+FFFD);
+    the name (``--stdin-filename``, default ``stdin.json``) gives the fallback id and JSON vs YAML.
+    """
+    from forgec.codecs.stack import load_stack_data
+
+    slots = None
+    if registry is not None:
+        from forgec.slots import supported_slot_names
+
+        slots = supported_slot_names(registry)
+    try:
+        raw = sys.stdin.buffer.read()
+    except OSError as exc:
+        fail(f"cannot read standard input: {exc.strerror or exc}")
+    display = stdin_filename or "-"
+    text = raw.decode("utf-8", errors="replace")
+    return load_stack_data(text, stdin_stack_name(stdin_filename), scope="project", path=display,
+                           supported_slots=slots)
+
+
+def config_start(stack: Path, stdin_filename: str | None) -> Path:
+    """Where to look for ``pyproject.toml`` for a STACK argument (``-``: the stdin name's folder)."""
+    if str(stack) != "-":
+        return stack
+    path = Path(stdin_filename) if stdin_filename else Path.cwd()
+    while not path.exists() and path != path.parent:
+        path = path.parent
+    return path if str(path) else Path.cwd()
 
 
 def use_color(flag: bool | None) -> bool:

@@ -13,7 +13,14 @@ from typing import Any
 
 import click
 
-from forgec.cli._common import echo_load_errors, fail, no_traceback, write_out
+from forgec.cli._common import (
+    config_start,
+    echo_load_errors,
+    fail,
+    load_stdin_stack,
+    no_traceback,
+    write_out,
+)
 from forgec.cli._plugins import (
     echo_plugin_diagnostics,
     plugin_setup_for,
@@ -37,10 +44,26 @@ reference models). --out FILE writes atomically and never replaces an existing
 file unless --overwrite is given; --out - is standard output.
 
 \b
-Exit codes: 0 body written; 1 the stack has loader errors (printed on stderr as
-file:line:col: FGnnn [error] message; the body is still printed when the file
-parsed, none when it could not be parsed) or pi-ai would fail to build the request;
-2 usage error, unreadable input or an --out file that cannot be written.
+STACK '-' reads the stack from standard input, named by --stdin-filename
+(default stdin.json; YAML when the name ends in .yaml/.yml).
+
+\b
+Diagnostics: the loader's errors and the compile's own errors (macro failures,
+FG203 expansion too long, FG623/FG624 regex timeout or budget, a slot that
+failed...) are printed on stderr as file:line:col: FGnnn [error] message; the
+body is still printed (it is what pi-forge would send). Warnings and info of the
+compile are printed too only with --verbose.
+
+\b
+--out never replaces the input stack or context file (exit 2), even with
+--overwrite. An --out path that is a symbolic link is replaced by a regular file
+(the link itself); the file it pointed to is left unchanged.
+
+\b
+Exit codes: 0 body written; 1 the stack has loader or compile errors (the body
+is still printed when the file parsed, none when it could not be parsed) or pi-ai
+would fail to build the request; 2 usage error, unreadable input or an --out file
+that cannot be written (or is an input).
 
 \b
 Custom macros and slots come from trusted plugins: --trust-plugins, or
@@ -62,7 +85,7 @@ def _unknown_model(catalog: Any, key: str, message: str) -> str:
 
 
 @click.command("compile", epilog=_EPILOG, context_settings={"help_option_names": ["-h", "--help"]})
-@click.argument("stack", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("stack", type=click.Path(exists=True, dir_okay=False, allow_dash=True, path_type=Path))
 @click.option(
     "--context",
     "context_path",
@@ -88,7 +111,11 @@ def _unknown_model(catalog: Any, key: str, message: str) -> str:
 @click.option("--redact", is_flag=True, help="Apply pi-forge's payload redaction and truncation, with a size line on stderr.")
 @click.option("--out", "out", metavar="FILE",
               help="Write the body to FILE (atomically; '-' is standard output).")
-@click.option("--overwrite", is_flag=True, help="Let --out replace an existing file.")
+@click.option("--overwrite", is_flag=True,
+              help="Let --out replace an existing file (never the input stack or context).")
+@click.option("--stdin-filename", metavar="NAME",
+              help="With STACK '-': the name of the stack read from standard input (default stdin.json).")
+@click.option("-v", "--verbose", is_flag=True, help="Also print the compile's warnings and info on stderr.")
 @trust_plugins_option
 @no_traceback
 def compile_command(
@@ -102,12 +129,14 @@ def compile_command(
     redact: bool,
     out: str | None,
     overwrite: bool = False,
+    stdin_filename: str | None = None,
+    verbose: bool = False,
     trust_plugins: bool = False,
 ) -> None:
     """Compile STACK and print the provider request body Pi would send (no network access)."""
     from forgec.emit import DEFAULT_SESSION_ID, build_payloads, compile_payload, report_payloads
     from forgec.emit.models import CatalogError, default_catalog, load_catalog
-    from forgec.jscompat import dumps_report, json_stringify
+    from forgec.jscompat import json_stringify
     from forgec.report import build_report, load_for_report
 
     try:
@@ -125,10 +154,16 @@ def compile_command(
     if model is not None and target not in ("all", model.api):
         fail(f"model {model.key} uses the {model.api} API, not {target}")
 
-    plugins = plugin_setup_for(stack, trust_plugins)
+    from_stdin = str(stack) == "-"
+    if stdin_filename is not None and not from_stdin:
+        raise click.UsageError("--stdin-filename needs STACK '-' (the stack is read from standard input)")
+    display = (stdin_filename or "-") if from_stdin else str(stack)
+    plugins = plugin_setup_for(config_start(stack, stdin_filename), trust_plugins)
+    compile_diagnostics: list[Any] = []
     try:
-        inputs = load_for_report(stack, context_path, registry=plugins.registry)
-        doc = build_report(inputs, registry=plugins.registry)
+        source: Any = load_stdin_stack(stdin_filename, plugins.registry) if from_stdin else stack
+        inputs = load_for_report(source, context_path, registry=plugins.registry)
+        doc = build_report(inputs, registry=plugins.registry, diagnostics_out=compile_diagnostics)
     except Exception as exc:  # the readers refuse the stack or context: report it, no traceback
         echo_plugin_diagnostics(plugins, "forgec compile")
         fail(str(exc))
@@ -136,11 +171,12 @@ def compile_command(
     echo_plugin_diagnostics(plugins, "forgec compile")
     # pi-forge would not use a stack with loader errors; one that did not even parse compiles as
     # the fallback stack, whose body would look plausible and mean nothing: print none
-    load_failed, parsed = echo_load_errors(inputs.loaded, str(stack))
+    load_failed, parsed = echo_load_errors(inputs.loaded, display)
     if load_failed and not parsed:
-        click.echo(f"forgec compile: error: {escape_controls(str(stack))} could not be parsed; "
+        click.echo(f"forgec compile: error: {escape_controls(display)} could not be parsed; "
                    "no request body printed", err=True)
         sys.exit(1)
+    compile_failed = _echo_compile_diagnostics(compile_diagnostics, inputs.loaded, display, verbose=verbose)
     ctx = inputs.context
     sid = session_id or DEFAULT_SESSION_ID
 
@@ -154,8 +190,9 @@ def compile_command(
                 thinking or data.get("thinkingLevel"), models=catalog, session_id=sid,
             )
         failed = any("error" in entry for entry in section.values())
-        value: Any = section
-        text = dumps_report(section)
+        # the outer document by API name; each body keeps pi-ai's own key order (as one target does)
+        value: Any = {api: section[api] for api in sorted(section)}
+        text = (json_stringify(value, 2) or "") + "\n"
     else:
         data = getattr(ctx, "data", {})
         result = compile_payload(
@@ -182,5 +219,23 @@ def compile_command(
     if out is None:
         click.echo(text, nl=False)
     else:
-        write_out(out, text, overwrite=overwrite)
-    sys.exit(1 if failed or load_failed else 0)
+        write_out(out, text, overwrite=overwrite, inputs=(None if from_stdin else stack, context_path))
+    sys.exit(1 if failed or load_failed or compile_failed else 0)
+
+
+def _echo_compile_diagnostics(diagnostics: list[Any], loaded: Any, display: str, *, verbose: bool) -> bool:
+    """The compile's own diagnostics (system, then messages) as concise lines on standard error.
+
+    Errors always (pi-forge shows them in its preview, and ``forgec preview`` fails on them);
+    warnings and info only with ``verbose``.  forgec-only findings (``extra``) are ``validate``'s
+    business and are not printed.  Returns whether there was an error.
+    """
+    from forgec.lint import Finding
+    from forgec.output.concise import format_finding
+    from forgec.source import resolve_spans
+
+    shown = [d for d in diagnostics if not d.extra and (verbose or d.level == "error")]
+    resolve_spans(shown, getattr(loaded, "document", None))
+    for diagnostic in shown:
+        click.echo(format_finding(display, Finding(diagnostic, diagnostic.level)), err=True)
+    return any(d.level == "error" for d in shown)

@@ -13,7 +13,7 @@ from typing import Any
 
 import click
 
-from forgec.cli._common import echo_load_errors, fail, no_traceback
+from forgec.cli._common import config_start, echo_load_errors, fail, load_stdin_stack, no_traceback
 from forgec.cli._plugins import (
     echo_plugin_diagnostics,
     plugin_setup_for,
@@ -23,7 +23,7 @@ from forgec.cli._plugins import (
 
 
 @click.command("preview")
-@click.argument("stack", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("stack", type=click.Path(exists=True, dir_okay=False, allow_dash=True, path_type=Path))
 @click.option(
     "--context",
     "context_path",
@@ -39,9 +39,19 @@ from forgec.cli._plugins import (
     help="text: pi-forge's preview (coloured on a terminal); markdown; json: the compile report.",
 )
 @click.option("--no-color", is_flag=True, help="Plain text even on a terminal.")
+@click.option("--stdin-filename", metavar="NAME",
+              help="With STACK '-': the name of the stack read from standard input (default stdin.json; "
+                   "YAML when it ends in .yaml/.yml).")
 @trust_plugins_option
 @no_traceback
-def preview(stack: Path, context_path: Path | None, fmt: str, no_color: bool, trust_plugins: bool = False) -> None:
+def preview(
+    stack: Path,
+    context_path: Path | None,
+    fmt: str,
+    no_color: bool,
+    stdin_filename: str | None = None,
+    trust_plugins: bool = False,
+) -> None:
     """Compile STACK and show its system prompt, messages (with sources) and diagnostics.
 
     Exit status: 0 when no diagnostic is an error; 1 otherwise: an error diagnostic, a trusted
@@ -56,9 +66,12 @@ def preview(stack: Path, context_path: Path | None, fmt: str, no_color: bool, tr
     markdown formats then show no preview (pi-forge would compile its fallback stack instead),
     json still prints the compile report.
 
+    STACK '-' reads the stack from standard input (--stdin-filename NAME names it).
+
     \b
     Examples:
       forgec preview .pi/forge/prompt-stacks/coding.json
+      cat coding.yaml | forgec preview - --stdin-filename coding.yaml
       forgec preview coding.json --context ctx.yaml --format markdown
       forgec preview coding.json --context ctx.json --format json > report.json
     """
@@ -67,9 +80,14 @@ def preview(stack: Path, context_path: Path | None, fmt: str, no_color: bool, tr
     from forgec.preview import preview_diagnostics, render_markdown, render_rich, render_text
     from forgec.report import compile_report, load_for_report
 
-    plugins = plugin_setup_for(stack, trust_plugins)
+    from_stdin = str(stack) == "-"
+    if stdin_filename is not None and not from_stdin:
+        raise click.UsageError("--stdin-filename needs STACK '-' (the stack is read from standard input)")
+    display = (stdin_filename or "-") if from_stdin else str(stack)
+    plugins = plugin_setup_for(config_start(stack, stdin_filename), trust_plugins)
     try:
-        inputs = load_for_report(stack, context_path, registry=plugins.registry)
+        source: Any = load_stdin_stack(stdin_filename, plugins.registry) if from_stdin else stack
+        inputs = load_for_report(source, context_path, registry=plugins.registry)
         report = compile_report(inputs, payloads=(fmt == "json"), registry=plugins.registry)
     except Exception as exc:  # a context or stack the readers refuse: report it, never a traceback
         echo_plugin_diagnostics(plugins, "forgec preview")
@@ -81,9 +99,9 @@ def preview(stack: Path, context_path: Path | None, fmt: str, no_color: bool, tr
     if document is not None and not document.parsed:
         # the parse error first and alone: a full preview of the fallback stack would look as if
         # the user's stack had compiled
-        echo_load_errors(inputs.loaded, str(stack))
+        echo_load_errors(inputs.loaded, display)
         click.echo(
-            f"forgec preview: error: {escape_controls(str(stack))} could not be parsed; pi-forge would use its "
+            f"forgec preview: error: {escape_controls(display)} could not be parsed; pi-forge would use its "
             "fallback stack" + ("" if fmt == "json" else ", so no preview is shown"),
             err=True,
         )

@@ -6,11 +6,17 @@ Escaping follows GitHub's toolkit (``@actions/core`` ``issueCommand``): in the m
 become ``%25``, ``%0D``, ``%0A``; in property values ``:`` and ``,`` are escaped as well (``%3A``,
 ``%2C``), since they delimit the properties.  ``info`` findings become ``::notice``.  A finding
 without a span is anchored at line 1, column 1.
+
+File names and messages come from untrusted stack files.  Before GitHub's encoding, every other
+control character (ESC, BEL, C1 such as U+009B, DEL, bidi overrides) is made visible as ``\\x1b``
+-- never dropped: ``dev\\x1b[2Jeloper`` must not read as ``developer`` in the log.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, TextIO
+
+from forgec.output import escape_controls
 
 if TYPE_CHECKING:
     from forgec.lint import Report
@@ -21,6 +27,7 @@ _COMMAND = {"error": "error", "warning": "warning", "info": "notice"}
 
 
 def escape_data(text: str) -> str:
+    text = escape_controls(text, keep_newlines=True, keep_cr=True)
     return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
 

@@ -16,6 +16,8 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any, TextIO
 
+from forgec.output import escape_json_controls
+
 if TYPE_CHECKING:
     from forgec.lint import Finding, Report
 
@@ -62,4 +64,4 @@ def render(report: Report, out: TextIO, *, color: bool = False, quiet: bool = Fa
     doc = document(report)
     if quiet:
         doc = {"summary": doc["summary"]}
-    out.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
+    out.write(escape_json_controls(json.dumps(doc, indent=2, ensure_ascii=False)) + "\n")

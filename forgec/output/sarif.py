@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from urllib.parse import quote
 
 from forgec import __version__
+from forgec.output import escape_json_controls
 
 if TYPE_CHECKING:
     from forgec.lint import Report
@@ -114,4 +115,4 @@ def document(report: Report) -> dict[str, Any]:
 
 
 def render(report: Report, out: TextIO, *, color: bool = False, quiet: bool = False) -> None:
-    out.write(json.dumps(document(report), indent=2, ensure_ascii=False) + "\n")
+    out.write(escape_json_controls(json.dumps(document(report), indent=2, ensure_ascii=False)) + "\n")
