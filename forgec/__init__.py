@@ -1,11 +1,16 @@
 """forgec: the compiler and linter for pi-forge prompt stacks.
 
 The public API is re-exported here lazily, so ``import forgec`` stays cheap for the command line.
+The module keeps no helper names of its own (no ``from __future__ import annotations``, no
+``typing`` name at run time): ``dir(forgec)`` shows the public API and the subpackages, nothing else.
 """
 
-from __future__ import annotations
+from typing import TYPE_CHECKING
 
-from typing import Any
+if TYPE_CHECKING:
+    from typing import Any
+
+del TYPE_CHECKING
 
 __version__ = "0.1.0"
 
@@ -18,10 +23,18 @@ _EXPORTS = {
 __all__ = ["__version__", *_EXPORTS]
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> "Any":
     module_name = _EXPORTS.get(name)
     if module_name is None:
         raise AttributeError(f"module 'forgec' has no attribute {name!r}")
     import importlib
 
     return getattr(importlib.import_module(module_name), name)
+
+
+def __dir__() -> "list[str]":
+    """The public names, plus the subpackages already imported (``forgec.cli`` ...)."""
+    import sys
+
+    loaded = {key.split(".")[1] for key in sys.modules if key.startswith("forgec.") and not key.split(".")[1].startswith("_")}
+    return sorted({*__all__, *loaded})

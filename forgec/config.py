@@ -139,9 +139,17 @@ def parse_table(table: dict[str, Any], path: Path | None = None) -> Config:
             raise ConfigError(f"{where}: {key} must be a list of strings")
         return tuple(value)
 
-    select = str_list("select") if "select" in table else None
-    extend_select = str_list("extend-select")
-    ignore = str_list("ignore")
+    def selector_list(key: str) -> tuple[str, ...]:
+        # an empty list (or [""], e.g. from an unset variable in a generated file) would silently
+        # turn every rule off (select) or do nothing while looking configured: refuse it
+        value = str_list(key)
+        if key in table and not any(v.strip() for v in value):
+            raise ConfigError(f"{where}: {key} is empty; {_EMPTY_HINT}")
+        return tuple(v for v in value if v.strip())
+
+    select = selector_list("select") if "select" in table else None
+    extend_select = selector_list("extend-select")
+    ignore = selector_list("ignore")
     plugins = str_list("plugins")
     strict = table.get("strict", False)
     if not isinstance(strict, bool):
@@ -160,11 +168,24 @@ def parse_table(table: dict[str, Any], path: Path | None = None) -> Config:
     return Config(select, extend_select, ignore, severity, strict, plugins, path)
 
 
-def parse_selector_list(text: str | None) -> tuple[str, ...]:
-    """``"FG101, slot-not-registered,FG2"`` -> the selectors, each checked (for ``--select/--ignore``)."""
-    if not text:
+_EMPTY_HINT = (
+    "give at least one rule code (FG101), rule name (duplicate-item-id), code prefix (FG1) or ALL, "
+    "or leave the option out"
+)
+
+
+def parse_selector_list(text: str | None, option: str = "command line") -> tuple[str, ...]:
+    """``"FG101, slot-not-registered,FG2"`` -> the selectors, each checked (for ``--select/--ignore``).
+
+    ``None`` (the option was not given) is ``()``.  An empty list (``--select ""``, often an unset
+    CI variable) is a :class:`ConfigError`: taken literally it would select no rule at all and
+    report success without checking anything.
+    """
+    if text is None:
         return ()
     selectors = tuple(part.strip() for part in text.split(",") if part.strip())
+    if not selectors:
+        raise ConfigError(f"{option}: empty rule selector list; {_EMPTY_HINT}")
     for selector in selectors:
         _check_selector(selector, "command line")
     return selectors
@@ -226,13 +247,14 @@ class RuleSelection:
     config: Config = field(default_factory=Config)
     cli_select: tuple[str, ...] | None = None
     cli_ignore: tuple[str, ...] = ()
+    cli_extend_select: tuple[str, ...] = ()
 
     def enabled(self, code: str) -> bool:
         """Whether findings of ``code`` are reported."""
         on = True  # default: every rule
         layers = (
             (self.config.select, self.config.extend_select, self.config.ignore),
-            (self.cli_select, (), self.cli_ignore),
+            (self.cli_select, self.cli_extend_select, self.cli_ignore),
         )
         for select, extend, ignore in layers:
             chosen = (*(select or ()), *extend)

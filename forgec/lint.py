@@ -100,6 +100,21 @@ class Report:
     strict: bool = False
     #: usage problems already printed to stderr (missing paths...): they force exit code 2
     usage_errors: list[str] = field(default_factory=list)
+    #: the PATH arguments, to tell which path each usage error is about (see :meth:`error_entries`)
+    paths: list[str] = field(default_factory=list)
+
+    def error_entries(self) -> list[dict[str, Any]]:
+        """The usage errors as ``{"path", "message"}`` (``path`` None when no PATH is concerned).
+
+        The messages read ``<PATH>: <reason>`` (discovery's shape); the longest PATH argument that
+        prefixes a message is its path, and the reason alone is the message.
+        """
+        out: list[dict[str, Any]] = []
+        for text in self.usage_errors:
+            owner = max((p for p in self.paths if text.startswith(f"{p}: ")), key=len, default=None)
+            message = text[len(owner) + 2 :] if owner is not None else text
+            out.append({"path": owner, "message": message})
+        return out
 
     def counts(self) -> dict[str, int]:
         out = {"error": 0, "warning": 0, "info": 0}

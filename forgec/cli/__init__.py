@@ -7,12 +7,17 @@ needs them.  This module only knows the command names.
 
 from __future__ import annotations
 
-import importlib
 import sys
 
-import click
+try:
+    import importlib
 
-from forgec import __version__
+    import click
+
+    from forgec import __version__
+except KeyboardInterrupt:  # Ctrl-C while click loads (the console script imports us first): no traceback
+    sys.stderr.write("forgec: interrupted\n")
+    raise SystemExit(130) from None
 
 #: command name -> (module, attribute, one-line help shown by ``forgec --help``)
 COMMANDS: dict[str, tuple[str, str, str]] = {
@@ -89,23 +94,29 @@ def main(argv: list[str] | None = None) -> None:
     tell from "findings".  forgec runs click without it and maps the outcomes itself: usage errors
     exactly as click prints them (exit 2), ``Exit`` codes unchanged, and an interrupt -- wherever
     it happens, even while a command imports its libraries -- to ``forgec: interrupted`` and exit
-    code 130 (128 + SIGINT, the shell convention).
+    code 130 (128 + SIGINT, the shell convention).  The interrupt guard covers the whole function,
+    including the handlers themselves; the module's own imports have their own guard above.
     """
     try:
-        code = cli.main(args=argv, prog_name="forgec", standalone_mode=False)
-    except click.exceptions.Abort as exc:
-        if isinstance(exc.__context__, EOFError):  # end of input at a prompt: click's behaviour
-            click.echo("Aborted!", err=True)
-            sys.exit(1)
-        _interrupted()
+        try:
+            code = cli.main(args=argv, prog_name="forgec", standalone_mode=False)
+        except click.exceptions.Abort as exc:
+            if isinstance(exc.__context__, EOFError):  # end of input at a prompt: click's behaviour
+                click.echo("Aborted!", err=True)
+                sys.exit(1)
+            _interrupted()
+        except click.exceptions.ClickException as exc:
+            exc.show()
+            sys.exit(exc.exit_code)
     except KeyboardInterrupt:
         _interrupted()
-    except click.exceptions.ClickException as exc:
-        exc.show()
-        sys.exit(exc.exit_code)
     sys.exit(code if isinstance(code, int) else 0)
 
 
 def _interrupted() -> None:
-    click.echo("forgec: interrupted", err=True)
+    try:
+        sys.stderr.write("forgec: interrupted\n")
+        sys.stderr.flush()
+    except (OSError, ValueError, KeyboardInterrupt):  # stderr closed, or a second Ctrl-C
+        pass
     sys.exit(130)

@@ -228,13 +228,21 @@ def _echo_compile_diagnostics(diagnostics: list[Any], loaded: Any, display: str,
 
     Errors always (pi-forge shows them in its preview, and ``forgec preview`` fails on them);
     warnings and info only with ``verbose``.  forgec-only findings (``extra``) are ``validate``'s
-    business and are not printed.  Returns whether there was an error.
+    business and are not printed.  pi-forge compiles the items for the system prompt and again for
+    the messages, so the same finding often comes twice: it is printed once.  Returns whether
+    there was an error.
     """
     from forgec.lint import Finding
     from forgec.output.concise import format_finding
     from forgec.source import resolve_spans
 
-    shown = [d for d in diagnostics if not d.extra and (verbose or d.level == "error")]
+    shown, seen = [], set()
+    for d in diagnostics:
+        key = (d.level, d.code, d.message, d.item_id, repr(d.pointer), d.offset, d.length)
+        if d.extra or (not verbose and d.level != "error") or key in seen:
+            continue
+        seen.add(key)
+        shown.append(d)
     resolve_spans(shown, getattr(loaded, "document", None))
     for diagnostic in shown:
         click.echo(format_finding(display, Finding(diagnostic, diagnostic.level)), err=True)

@@ -38,6 +38,12 @@ Examples:
 prompt runtimes (baseSystemPrompt + options) and prompt stacks (items); other
 documents are hashed as plain JSON; an empty YAML file is read as a stack
 (and refused, FG124, as validate does). Standard input is read as JSON.
+--as profile / --as runtime refuse a document that is not one (FG811): a
+profile has "type": "pi-forge.agent-profile", a runtime is an object with
+baseSystemPrompt and an options object.
+A folder PATH stands for its *.json/*.yaml/*.yml files (not recursive, like
+validate); a folder without any (e.g. __golden__ matched by DIR/*) is skipped
+with a note on stderr.
 Exit codes: 0 all fingerprinted, 1 invalid input (a diagnostic is printed) or a
 value that cannot be fingerprinted (FG810), 2 unreadable input (FG002)."""
 
@@ -72,6 +78,59 @@ def _echo_diagnostics(path: str, diagnostics: list[Diagnostic], document: Source
         click.echo(f"{escape_controls(path)}:{line}:{column}: {d.code} [{d.level}] {escape_controls(d.message)}", err=True)
 
 
+def _expand(paths: tuple[str, ...]) -> list[str]:
+    """PATH arguments with each folder replaced by its stack files (sorted as pi-forge sorts).
+
+    ``forgec fingerprint DIR/*`` also matches sub-folders such as ``__golden__``: a folder without
+    stack files is skipped with a note (not an error -- the glob, not the user, named it).
+    """
+    from forgec.discovery import STACK_SUFFIXES
+    from forgec.output import escape_controls
+
+    out: list[str] = []
+    for path in paths:
+        if path == "-" or not os.path.isdir(path):
+            out.append(path)
+            continue
+        try:
+            names = sorted(
+                (e.name for e in os.scandir(path) if e.name.endswith(STACK_SUFFIXES) and e.is_file()),
+                key=lambda name: name.encode("utf-16-be"),
+            )
+        except OSError:
+            out.append(path)  # unreadable folder: the reader reports it (FG002)
+            continue
+        if not names:
+            click.echo(f"forgec fingerprint: note: skipping folder {escape_controls(path)}: "
+                       f"no {', '.join('*' + s for s in STACK_SUFFIXES)} files", err=True)
+        out.extend(os.path.join(path, name) for name in names)
+    return out
+
+
+def _is_profile(doc: Any) -> bool:
+    """An agent profile (profiles-exec.md §1.2): an object whose ``type`` is the profile type."""
+    return isinstance(doc, dict) and doc.get("type") == "pi-forge.agent-profile"
+
+
+def _is_runtime(doc: Any) -> bool:
+    """A prompt runtime (profiles-exec.md §3.5): an object with ``baseSystemPrompt`` and ``options``."""
+    return isinstance(doc, dict) and "baseSystemPrompt" in doc and isinstance(doc.get("options"), dict)
+
+
+def _wrong_kind(doc: Any, document: SourceDocument, wanted: str) -> str | None:
+    """Why ``doc`` cannot be fingerprinted ``--as wanted`` (None when it can)."""
+    if wanted == "profile" and not _is_profile(doc):
+        what = "an agent profile (no \"type\": \"pi-forge.agent-profile\")"
+    elif wanted == "runtime" and not _is_runtime(doc):
+        what = "a prompt runtime (an object with baseSystemPrompt and an options object)"
+    else:
+        return None
+    seems = _kind(doc, document)
+    looks = {"stack": "a prompt stack", "profile": "an agent profile", "runtime": "a prompt runtime"}.get(seems)
+    hint = f"; it looks like {looks} (try --as {seems} or --as auto)" if looks else ""
+    return f"not {what}{hint}"
+
+
 def _kind(doc: Any, document: SourceDocument) -> str:
     if doc is None and document.format == "yaml":
         return "stack"  # an empty YAML file: validate reads it as a stack too (FG124)
@@ -103,7 +162,7 @@ def fingerprint(paths: tuple[str, ...], kind: str, canonical: bool) -> None:
     from forgec.rules import loader as codes
 
     status = 0
-    for path in paths:
+    for path in _expand(paths):
         document = _read(path)
         if document.diagnostics:
             _echo_diagnostics(path, document.diagnostics, document)
@@ -113,6 +172,14 @@ def fingerprint(paths: tuple[str, ...], kind: str, canonical: bool) -> None:
             continue
         doc = document.data
         chosen = _kind(doc, document) if kind == "auto" else kind
+        problem = _wrong_kind(doc, document, chosen) if kind in ("profile", "runtime") else None
+        if problem is not None:
+            from forgec.output import escape_controls
+            from forgec.rules.payloads import FINGERPRINT_WRONG_KIND
+
+            click.echo(f"{escape_controls(path)}:1:1: {FINGERPRINT_WRONG_KIND} [error] {problem}", err=True)
+            status = max(status, 1)
+            continue
         value = doc
         if chosen == "stack":
             from forgec.codecs.stack import load_stack_data

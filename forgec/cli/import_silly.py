@@ -123,7 +123,8 @@ def _check_no_symlinks(root: Path, targets: list[Path]) -> None:
 @click.option("--overwrite", is_flag=True, help="Replace existing stack/report files (atomically).")
 @click.option(
     "--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True,
-    help='json prints {"import": {"stack", "report"}} or {"import": {"error"}}.',
+    help='json prints {"import": {"stack", "report"}} (pi-forge\'s), plus "fidelity" with --report-format json '
+    'and "written" (the files written, absolute paths) unless --dry-run; or {"import": {"error"}}.',
 )  # fmt: skip
 @click.option(
     "--report-format", type=click.Choice(["md", "json"]), default="md", show_default=True,
@@ -300,9 +301,13 @@ def _print(
     report_format: str,
 ) -> None:
     if output_format == "json":
+        # ``import`` stays exactly pi-forge's; forgec's additions are separate top-level keys
         doc: dict[str, Any] = {"import": result.import_section()}
         if report_format == "json":
             doc["fidelity"] = result.fidelity
+        if not dry_run:
+            written = [stack_path, report_path, *([fidelity_path] if report_format == "json" else [])]
+            doc["written"] = [str(p) for p in written]
         click.echo(dumps_report(doc), nl=False)
         return
     stack_id = result.stack["id"]

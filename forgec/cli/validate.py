@@ -36,7 +36,9 @@ PATH may be a file, a folder (its *.json/*.yaml/*.yml files, not recursive) or a
 project root; a file inside a project stack folder is checked together with its
 folder (duplicate stack ids across files).  A folder without stack files, or no
 PATH outside a Pi project, is a usage error: nothing was checked.
--o FILE is written atomically and replaces an existing file only with --overwrite. Rules can also be chosen in
+-o FILE is written atomically and replaces an existing file only with --overwrite
+(never a checked stack file; a symbolic link is replaced itself, not written
+through). Rules can also be chosen in
 [tool.forgec] of the nearest pyproject.toml (select, extend-select, ignore,
 severity, strict, plugins); `forgec rule CODE` explains a rule.
 Custom macros and slots come from trusted plugins: --trust-plugins, or
@@ -45,18 +47,28 @@ Custom macros and slots come from trusted plugins: --trust-plugins, or
 \b
 Exit codes: 0 no error (no warning with --strict), 1 errors found (or warnings
 with --strict), 2 usage error, missing or unreadable path, no stack files found,
-invalid pyproject.toml, -o file that cannot be written, internal error."""
+invalid pyproject.toml, an empty --select/--extend-select/--ignore (or an empty
+select/extend-select/ignore list in [tool.forgec]), -o file that cannot be written,
+internal error."""
 
 
-def _selectors(values: tuple[str, ...]) -> tuple[str, ...] | None:
+def _selectors(values: tuple[str, ...], option: str) -> tuple[str, ...] | None:
+    """The selectors of a repeatable ``--select``-style option (None when not given).
+
+    Each occurrence must name at least one rule: ``--select ""`` (an unset CI variable) is a usage
+    error, not "no rules, all checks passed".
+    """
     from forgec.config import ConfigError, parse_selector_list
 
     if not values:
         return None
     try:
-        return parse_selector_list(",".join(values))
+        out: list[str] = []
+        for value in values:
+            out.extend(parse_selector_list(value))
+        return tuple(out)
     except ConfigError as exc:
-        raise click.BadParameter(str(exc).removeprefix("command line: ")) from exc
+        raise click.BadParameter(str(exc).removeprefix("command line: "), param_hint=f"'{option}'") from exc
 
 
 @click.command(epilog=_EPILOG, context_settings={"help_option_names": ["-h", "--help"]})
@@ -72,6 +84,8 @@ def _selectors(values: tuple[str, ...]) -> tuple[str, ...] | None:
 @click.option("--strict/--no-strict", default=None, help="Warnings fail too (exit 1). Default: [tool.forgec] strict, else off.")
 @click.option("--select", "select", multiple=True, metavar="CODES",
               help="Only these rules: comma-separated codes (FG135), names (duplicate-item-id) or prefixes (FG1). Replaces [tool.forgec] select.")
+@click.option("--extend-select", "extend_select", multiple=True, metavar="CODES",
+              help="Rules to add to the selection (same forms as --select); keeps [tool.forgec] select.")
 @click.option("--ignore", "ignore", multiple=True, metavar="CODES",
               help="Skip these rules (same forms as --select); added to [tool.forgec] ignore.")
 @click.option("-q", "--quiet", is_flag=True, help="Print only the summary (json: only {\"summary\": …}; sarif: unaffected).")
@@ -92,6 +106,7 @@ def validate(
     fmt: str,
     strict: bool | None,
     select: tuple[str, ...],
+    extend_select: tuple[str, ...],
     ignore: tuple[str, ...],
     quiet: bool,
     color: bool | None,
@@ -109,8 +124,9 @@ def validate(
     from forgec.lint import build_report, lint_targets
     from forgec.output import render
 
-    cli_select = _selectors(select)
-    cli_ignore = _selectors(ignore) or ()
+    cli_select = _selectors(select, "--select")
+    cli_extend = _selectors(extend_select, "--extend-select") or ()
+    cli_ignore = _selectors(ignore, "--ignore") or ()
     if stdin_filename is not None and "-" not in paths:
         raise click.UsageError("--stdin-filename needs '-' among the paths (the stack is read from standard input)")
     if paths.count("-") > 1:
@@ -134,15 +150,17 @@ def validate(
     plugins = setup_plugins(trust_all=trust_plugins, trusted=config.plugins)
     results = lint_targets(found.targets, stdin_filename=stdin_filename, registry=plugins.registry)
     _report_plugins(plugins, results, quiet)
-    selection = RuleSelection(config, cli_select, cli_ignore)
+    selection = RuleSelection(config, cli_select, cli_ignore, cli_extend)
     report = build_report(results, selection, strict=config.strict if strict is None else strict)
     report.usage_errors = found.errors
+    report.paths = list(paths)
 
     buffer = io.StringIO()
     colored = use_color(color) and output_file in (None, "-")
     render(fmt, report, buffer, color=colored, quiet=quiet)
     if output_file is not None and output_file != "-":
-        write_out(output_file, buffer.getvalue(), overwrite=overwrite)
+        checked = {p for p in paths if p != "-"} | {r.path for r in results if r.path != "-"}
+        write_out(output_file, buffer.getvalue(), overwrite=overwrite, inputs=tuple(Path(p) for p in sorted(checked)))
     else:
         # color=True stops click from stripping the escapes it would strip on a pipe
         click.echo(buffer.getvalue(), nl=False, color=colored)

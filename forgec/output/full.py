@@ -12,7 +12,8 @@
 
 Colour is plain ANSI escapes (no rich import: ``forgec validate`` must start fast), only when the
 caller asks for it (a TTY, or ``--color``).  Carets line up under tabs and East Asian wide
-characters because the gutter copies tabs and counts wide characters twice.
+characters because the gutter copies tabs and counts display width: wide characters and emoji
+twice, combining marks and joined emoji sequences not at all (:func:`_width`).
 """
 
 from __future__ import annotations
@@ -45,12 +46,40 @@ def _paint(text: str, style: str, color: bool) -> str:
 
 
 def _width(text: str) -> int:
-    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+    """Columns ``text`` takes on a terminal (what ``wcwidth`` computes, for the cases that matter).
+
+    East Asian Wide/Fullwidth characters (CJK, most emoji) take 2; combining marks, format
+    characters and variation selectors 0; a character made an emoji by VS16 (U+FE0F, ``❤️``) 2; an
+    emoji joined by ZWJ (``👨‍👩‍👧``) or a skin-tone modifier renders into the previous one, so 0.
+    """
+    total = 0
+    previous = ""
+    joined = False
+    for ch in text:
+        code = ord(ch)
+        if ch == "\u200d":  # ZERO WIDTH JOINER: the next character merges into this glyph
+            joined = bool(previous)
+            continue
+        if joined:
+            joined = False
+            continue
+        if code == 0xFE0F:  # emoji presentation of the previous character
+            if previous and unicodedata.east_asian_width(previous) not in "WF":
+                total += 1
+                previous = "\U0001f600"  # now as wide as an emoji
+            continue
+        if 0x1F3FB <= code <= 0x1F3FF and previous and unicodedata.east_asian_width(previous) in "WF":
+            continue  # skin tone modifier after an emoji
+        if unicodedata.combining(ch) or unicodedata.category(ch) in ("Mn", "Me", "Cf") or 0xFE00 <= code <= 0xFE0E:
+            continue
+        total += 2 if unicodedata.east_asian_width(ch) in "WF" else 1
+        previous = ch
+    return total
 
 
 def _pad(prefix: str) -> str:
     """Blank space as wide as ``prefix`` on screen (tabs kept so they expand the same way)."""
-    return "".join("\t" if ch == "\t" else " " * _width(ch) for ch in prefix)
+    return "\t".join(" " * _width(part) for part in prefix.split("\t"))
 
 
 def _lines(text: str) -> list[str]:

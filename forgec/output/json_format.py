@@ -3,12 +3,15 @@
     {"files": [{"path", "kind", "stackId", "usable",
                 "diagnostics": [{"code", "name", "level", "severity", "message", "itemId",
                                  "line", "column", "endLine", "endColumn"}]}],
+     "errors": [{"path", "message"}],
      "summary": {"files", "errors", "warnings", "infos", "unusable", "strict", "exitCode"}}
 
 ``level``, ``message``, ``itemId``, ``stackId`` and ``usable`` are exactly pi-forge's (``itemId`` is
 left out where pi-forge has none); ``severity`` is the level forgec reports after ``[tool.forgec]``
 re-levelling (equal to ``level`` unless configured).  Positions are 1-based; a finding without a span
-has ``null`` positions.  ``--quiet`` prints only ``{"summary": ...}``.
+has ``null`` positions.  ``errors`` lists the paths that could not be checked (missing, unreadable,
+a folder without stack files; ``path`` is ``null`` for a problem with no PATH, such as no Pi
+project); any entry there makes ``exitCode`` 2.  ``--quiet`` prints only ``{"summary": ...}``.
 """
 
 from __future__ import annotations
@@ -56,6 +59,7 @@ def document(report: Report) -> dict[str, Any]:
             }
             for r in report.files
         ],
+        "errors": report.error_entries(),
         "summary": report.summary(),
     }
 

@@ -5,7 +5,9 @@ summary as description, the bad/good examples as help, the default severity); ea
 its rule by ``ruleId``/``ruleIndex`` and carries a ``physicalLocation`` with a region.  Columns count
 Unicode code points (``columnKind``), like forgec's spans.  Relative paths are relative to
 ``%SRCROOT%`` (the current folder).  A finding without a span gets the region ``1:1``.
-``--quiet`` does not apply: a SARIF log is always complete.
+A path that could not be checked (missing, unreadable, no stack files) makes the invocation
+``executionSuccessful: false`` (exit code 2) and is one ``toolExecutionNotifications`` entry, with
+the path as its location.  ``--quiet`` does not apply: a SARIF log is always complete.
 """
 
 from __future__ import annotations
@@ -107,11 +109,26 @@ def document(report: Report) -> dict[str, Any]:
                 },
                 "originalUriBaseIds": {"%SRCROOT%": {"uri": Path.cwd().as_uri().rstrip("/") + "/"}},
                 "columnKind": "unicodeCodePoints",
-                "invocations": [{"executionSuccessful": True, "exitCode": report.exit_code}],
+                "invocations": [_invocation(report)],
                 "results": results,
             }
         ],
     }
+
+
+def _invocation(report: Report) -> dict[str, Any]:
+    """Whether the run itself succeeded (findings do not count; an unchecked path does)."""
+    invocation: dict[str, Any] = {"executionSuccessful": not report.usage_errors, "exitCode": report.exit_code}
+    notifications = []
+    for entry in report.error_entries():
+        text = entry["message"] if entry["path"] is None else f"{entry['path']}: {entry['message']}"
+        notification: dict[str, Any] = {"level": "error", "message": {"text": text}}
+        if entry["path"] is not None:
+            notification["locations"] = [{"physicalLocation": {"artifactLocation": _artifact(entry["path"])}}]
+        notifications.append(notification)
+    if notifications:
+        invocation["toolExecutionNotifications"] = notifications
+    return invocation
 
 
 def render(report: Report, out: TextIO, *, color: bool = False, quiet: bool = False) -> None:

@@ -16,6 +16,7 @@ UNKNOWN_MODEL = "FG804"
 MODEL_CATALOG_INVALID = "FG805"
 MODEL_API_MISMATCH = "FG806"
 FINGERPRINT_NON_JSON = "FG810"
+FINGERPRINT_WRONG_KIND = "FG811"
 
 register(
     Rule(
@@ -86,6 +87,18 @@ register(
         "non-plain objects (the runtime's `Cannot fingerprint … at <path>.`).",
         bad='{"budget": Infinity}',
         good='{"budget": 1000}',
+        pi_forge=False,
+    ),
+    Rule(
+        FINGERPRINT_WRONG_KIND,
+        "fingerprint-wrong-kind",
+        "error",
+        "`forgec fingerprint --as profile|runtime` was given a document that is not one: an agent "
+        "profile has `\"type\": \"pi-forge.agent-profile\"`, a prompt runtime is an object with "
+        "`baseSystemPrompt` and an `options` object (profiles-exec.md §1.2, §3.5). Its digest would "
+        "match nothing pi-forge computes.",
+        bad='forgec fingerprint --as profile coding-stack.json',
+        good='forgec fingerprint --as profile .pi/forge/agents/reviewer.json',
         pi_forge=False,
     ),
 )
