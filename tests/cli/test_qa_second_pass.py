@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.helpers import CLEAN_STACK, write_json, write_text
+from .helpers import CLEAN_STACK, write_json, write_text
 
 ROOT = Path(__file__).resolve().parents[2]
 CASES = ROOT / "tests" / "conformance" / "cases"
