@@ -20,6 +20,7 @@ from typing import Any, Final
 
 __all__ = [
     "UNDEFINED",
+    "civil_from_days",
     "dumps_report",
     "is_array_index",
     "is_integral_number",
@@ -217,6 +218,26 @@ def js_string(value: Any) -> str:
     if isinstance(value, list):
         return ",".join("" if item is None or item is UNDEFINED else js_string(item) for item in value)
     return "[object Object]"
+
+
+# --- dates (§0.11) -------------------------------------------------------------------------------
+
+
+def civil_from_days(days: int) -> tuple[int, int, int]:
+    """Proleptic Gregorian ``(year, month, day)`` of a day count since 1970-01-01, for any year.
+
+    JavaScript's ``Date`` covers ±275,760 years; :mod:`datetime` stops at years 1 and 9999, so dates
+    are computed arithmetically (Howard Hinnant's ``civil_from_days``).
+    """
+    z = days + 719_468
+    era = z // 146_097
+    doe = z - era * 146_097
+    yoe = (doe - doe // 1460 + doe // 36_524 - doe // 146_096) // 365
+    doy = doe - (365 * yoe + yoe // 4 - yoe // 100)
+    mp = (5 * doy + 2) // 153
+    day = doy - (153 * mp + 2) // 5 + 1
+    month = mp + 3 if mp < 10 else mp - 9
+    return yoe + era * 400 + (month <= 2), month, day
 
 
 # --- object key order (§0.5) ---------------------------------------------------------------------

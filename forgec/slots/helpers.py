@@ -12,6 +12,8 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta, tzinfo
 from functools import cache
 
+from forgec.jscompat import civil_from_days
+
 __all__ = [
     "escape_xml",
     "format_local_date",
@@ -82,19 +84,6 @@ _SAFE_MIN_MS = -62_104_060_800_000  # 0002-01-01T00:00:00Z
 _SAFE_MAX_MS = 253_370_764_800_000  # 9998-12-31T00:00:00Z
 
 
-def _civil_from_days(days: int) -> tuple[int, int, int]:
-    """Proleptic Gregorian ``(year, month, day)`` of a day count since 1970-01-01 (any year)."""
-    z = days + 719_468
-    era = z // 146_097
-    doe = z - era * 146_097
-    yoe = (doe - doe // 1460 + doe // 36_524 - doe // 146_096) // 365
-    doy = doe - (365 * yoe + yoe // 4 - yoe // 100)
-    mp = (5 * doy + 2) // 153
-    day = doy - (153 * mp + 2) // 5 + 1
-    month = mp + 3 if mp < 10 else mp - 9
-    return yoe + era * 400 + (month <= 2), month, day
-
-
 def _offset_ms(now_ms: int, zone: tzinfo) -> int:
     """The zone's UTC offset at the instant, in ms.
 
@@ -122,7 +111,7 @@ def local_fields(now_ms: int, time_zone: str) -> tuple[int, int, int, int, int, 
     """
     local = int(now_ms) + _offset_ms(int(now_ms), resolve_zone(time_zone))
     days, millis = divmod(local, 86_400_000)
-    year, month, day = _civil_from_days(days)
+    year, month, day = civil_from_days(days)
     seconds = millis // 1000
     return year, month, day, seconds // 3600, seconds // 60 % 60, seconds % 60
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from forgec.jscompat import UNDEFINED, is_number, js_truthy
+from forgec.jscompat import UNDEFINED, civil_from_days, is_number, js_truthy
 
 from .convert import build_stack, convert_items, raw_content
 from .jsonread import JsonParseError, parse_json, read_text
@@ -88,16 +88,7 @@ def iso_timestamp(ms: int) -> str:
     seconds, millis = divmod(rest, 1000)
     hour, seconds = divmod(seconds, 3600)
     minute, second = divmod(seconds, 60)
-    # Howard Hinnant's civil_from_days (proleptic Gregorian calendar).
-    z = days + 719_468
-    era = z // 146_097
-    doe = z - era * 146_097
-    yoe = (doe - doe // 1460 + doe // 36_524 - doe // 146_096) // 365
-    doy = doe - (365 * yoe + yoe // 4 - yoe // 100)
-    mp = (5 * doy + 2) // 153
-    day = doy - (153 * mp + 2) // 5 + 1
-    month = mp + 3 if mp < 10 else mp - 9
-    year = yoe + era * 400 + (1 if month <= 2 else 0)
+    year, month, day = civil_from_days(days)
     year_text = f"{year:04d}" if 0 <= year <= 9999 else f"{year:+07d}"
     return f"{year_text}-{month:02d}-{day:02d}T{hour:02d}:{minute:02d}:{second:02d}.{millis:03d}Z"
 
