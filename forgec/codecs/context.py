@@ -68,11 +68,14 @@ _CONTEXT_FILE_STRINGS: tuple[str, ...] = ("path", "content")
 _MODEL_STRINGS: tuple[str, ...] = ("provider", "id", "api")
 
 # ISO-8601 date-time with a mandatory offset: what ``new Date(...)`` parses and the format requires
+# (V8's ISO parser: ``.`` only before a fraction, ``T``/``t``/space between date and time; a date
+# without a time is read only when ``Z`` follows it directly, as ``new Date("2026-01-01Z")`` is)
 _INSTANT = re.compile(
     r"(?P<year>[+-]\d{6}|\d{4})-(?P<month>\d{2})-(?P<day>\d{2})"
-    r"[T ](?P<hour>\d{2}):(?P<minute>\d{2})(?::(?P<second>\d{2})(?:[.,](?P<fraction>\d+))?)?"
+    r"[Tt ](?P<hour>\d{2}):(?P<minute>\d{2})(?::(?P<second>\d{2})(?:\.(?P<fraction>\d+))?)?"
     r"(?P<offset>Z|[+-]\d{2}:\d{2})"
 )
+_DATE_ONLY_Z = re.compile(r"(?P<year>[+-]\d{6}|\d{4})(?:-(?P<month>\d{2})(?:-(?P<day>\d{2}))?)?Z")
 
 
 class ContextError(Exception):
@@ -108,36 +111,40 @@ class ContextError(Exception):
 def _days_from_civil(year: int, month: int, day: int) -> int:
     """Days since 1970-01-01 in the proleptic Gregorian calendar (any year, like ECMAScript)."""
     year -= month <= 2
-    era = (year if year >= 0 else year - 399) // 400
+    era = year // 400  # floor division: the C original's ``(y >= 0 ? y : y - 399) / 400`` truncates
     yoe = year - era * 400
     doy = (153 * (month + (-3 if month > 2 else 9)) + 2) // 5 + day - 1
     doe = yoe * 365 + yoe // 4 - yoe // 100 + doy
     return era * 146097 + doe - 719468
 
 
-def _days_in_month(year: int, month: int) -> int:
-    if month == 2:
-        leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
-        return 29 if leap else 28
-    return 30 if month in (4, 6, 9, 11) else 31
-
-
 def parse_instant(text: str) -> int | None:
     """Epoch milliseconds of an ISO date-time with ``Z`` or ``±HH:MM``; None if it is not one.
 
-    Fractions beyond milliseconds are truncated, as ``Date`` keeps millisecond precision.
+    Fractions beyond milliseconds are truncated, as ``Date`` keeps millisecond precision.  As in V8,
+    any day from 1 to 31 is accepted and overflows into the next month (``2026-02-30`` is March 2nd),
+    since the reference runner accepts whatever ``new Date(now)`` parses.
     """
     match = _INSTANT.fullmatch(text)
     if match is None:
-        return None
-    year_text, month_text, day_text, hour_text, minute_text, second_text, fraction, offset = match.groups()
+        date_only = _DATE_ONLY_Z.fullmatch(text)
+        if date_only is None:
+            return None
+        year_text, month_text, day_text = date_only.groups()
+        hour_text = minute_text = "00"
+        second_text = fraction = None
+        offset = "Z"
+        month_text = month_text or "01"
+        day_text = day_text or "01"
+    else:
+        year_text, month_text, day_text, hour_text, minute_text, second_text, fraction, offset = match.groups()
     if year_text == "-000000":
         return None
     year, month, day = int(year_text), int(month_text), int(day_text)
     hour, minute = int(hour_text), int(minute_text)
     second = int(second_text) if second_text else 0
     millis = int(fraction[:3].ljust(3, "0")) if fraction else 0
-    if not (1 <= month <= 12 and 1 <= day <= _days_in_month(year, month)):
+    if not (1 <= month <= 12 and 1 <= day <= 31):
         return None
     if hour == 24:
         if minute or second or millis:
