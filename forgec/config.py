@@ -192,19 +192,29 @@ def parse_selector_list(text: str | None, option: str = "command line") -> tuple
 
 
 def _check_selector(selector: str, where: str) -> None:
-    if _specificity(selector) < 0:
+    specificity = _specificity(selector)
+    if specificity < 0:
         raise ConfigError(
             f"{where}: unknown rule selector {selector!r}: use a code (FG101), a rule name "
             "(duplicate-item-id), a code prefix (FG1) or ALL; `forgec rule` lists the rules"
         )
+    if 0 < specificity < 5:
+        # a prefix that matches no rule would silently select (or ignore) nothing -- with --select,
+        # every check off and a green run on a broken stack
+        from forgec.rules import all_rules
+
+        prefix = selector.strip().upper()
+        if not any(rule.code.startswith(prefix) for rule in all_rules()):
+            raise ConfigError(
+                f"{where}: rule selector {selector!r} matches no rule; `forgec rule` lists the rules"
+            )
 
 
 def _specificity(selector: str) -> int:
     """How specific a selector is (higher wins); -1 when it names nothing.
 
-    A full code or a name is 5; a prefix ``FG1`` is its length; ``ALL`` is 0.  A prefix is valid
-    when it is ``FG`` plus up to three digits even if no registered rule starts with it yet, so a
-    configuration keeps working while a stage's rules are not installed (plugins).
+    A full code or a name is 5; a prefix ``FG1`` is its length; ``ALL`` is 0.  A prefix has the
+    shape ``FG`` plus up to three digits; :func:`_check_selector` also requires it to match a rule.
     """
     from forgec.rules import rule_for
 

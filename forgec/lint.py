@@ -38,8 +38,8 @@ __all__ = [
 ]
 
 #: forgec-only checks, ``"module:function"``; each is ``fn(loaded) -> list[Diagnostic]`` (extra=True).
-#: A module that is not installed is skipped, so the pipeline works before every stage exists.
-EXTRA_CHECKS: list[str] = ["forgec.macros.lint:lint_stack_macros"]
+#: Named as strings so a check's module is imported only when a stack is actually checked.
+EXTRA_CHECKS: list[str] = ["forgec.macros.lint:lint_stack_macros", "forgec.hints:lint_stack_hints"]
 
 
 @dataclass(slots=True)
@@ -169,7 +169,7 @@ class Report:
 
 
 def run_extra_checks(loaded: Any, checks: list[str] | None = None, *, registry: Any = None) -> list[Diagnostic]:
-    """forgec's own checks on a loaded stack; a check whose module is missing is skipped.
+    """forgec's own checks on a loaded stack, in the order of ``checks`` (default :data:`EXTRA_CHECKS`).
 
     With a plugin ``registry`` each check is called as ``fn(loaded, registry)``, so custom macros
     and slots of trusted plugins count as known.
@@ -177,32 +177,20 @@ def run_extra_checks(loaded: Any, checks: list[str] | None = None, *, registry: 
     out: list[Diagnostic] = []
     for spec in EXTRA_CHECKS if checks is None else checks:
         fn = _resolve_check(spec)
-        if fn is None:
-            continue
         for diagnostic in fn(loaded) if registry is None else fn(loaded, registry):
             diagnostic.extra = True
             out.append(diagnostic)
     return out
 
 
-_CHECK_CACHE: dict[str, Callable[..., list[Diagnostic]] | None] = {}
+_CHECK_CACHE: dict[str, Callable[..., list[Diagnostic]]] = {}
 
 
-def _resolve_check(spec: str) -> Callable[..., list[Diagnostic]] | None:
-    if spec in _CHECK_CACHE:
-        return _CHECK_CACHE[spec]
-    module_name, _, attr = spec.partition(":")
-    fn: Callable[..., list[Diagnostic]] | None
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as exc:
-        # only the check's own module (or its package) missing is "not installed yet"
-        if exc.name is None or not module_name.startswith(exc.name):
-            raise
-        fn = None
-    else:
-        fn = getattr(module, attr, None)
-    _CHECK_CACHE[spec] = fn
+def _resolve_check(spec: str) -> Callable[..., list[Diagnostic]]:
+    fn = _CHECK_CACHE.get(spec)
+    if fn is None:
+        module_name, _, attr = spec.partition(":")
+        fn = _CHECK_CACHE[spec] = getattr(importlib.import_module(module_name), attr)
     return fn
 
 

@@ -20,6 +20,7 @@ from forgec.rules.macros import (
     MACRO_ARGUMENTS,
     MISSING_MACRO_PLUGIN,
     SILLYTAVERN_MACRO,
+    UNCLOSED_MACRO,
     UNKNOWN_MACRO,
     UNREAD_VARIABLE,
 )
@@ -35,7 +36,7 @@ currentSwipeId lastSwipeId model isodate isotime weekday datetimeformat idle_dur
 timeDiff time_UTC random pick roll newline noop trim reverse banned bias
 addvar incvar decvar getglobalvar setglobalvar addglobalvar incglobalvar decglobalvar
 maxPrompt exampleSeparator chatStart systemPrompt defaultSystemPrompt instructSystem
-summary authorsNote charDepthPrompt
+summary authorsNote charDepthPrompt if else hasvar hasglobalvar getglobal setglobal outlet
 """
 #: SillyTavern macros pi-forge does not implement (compared case-insensitively, as ST does)
 SILLYTAVERN_MACROS = frozenset(_ST_NAMES.lower().split())
@@ -71,6 +72,7 @@ def lint_stack_macros(loaded: Any, registry: Any = None) -> list[Diagnostic]:
     custom = set(getattr(registry, "macros", {}) or {})
 
     blocks: list[tuple[int, dict[str, Any], str, list[Macro]]] = []
+    findings_unclosed: list[Diagnostic] = []
     for index, item in _items(stack):
         content = item.get("content")
         if item.get("kind") == "slot" or not isinstance(content, str) or "{{" not in content:
@@ -78,6 +80,20 @@ def lint_stack_macros(loaded: Any, registry: Any = None) -> list[Diagnostic]:
         macros = list(iter_macros(parse(content, use_lark=False)))  # same AST, no lark import
         if macros:
             blocks.append((index, item, content, macros))
+        unclosed = _unclosed_openers(content, macros)
+        for offset in unclosed:
+            findings_unclosed.append(
+                Diagnostic(
+                    "warning",
+                    "Unclosed macro: this '{{' has no matching '}}', so pi-forge sends it as literal text.",
+                    UNCLOSED_MACRO,
+                    item_id=item.get("id"),
+                    pointer=("items", index, "content"),
+                    offset=offset,
+                    length=2,
+                    extra=True,
+                )
+            )
 
     # names written by the stack itself, names it reads, and names it tests with ifvar/ifeq (a stack
     # that tests a name expects the host to provide it as a session variable)
@@ -109,7 +125,7 @@ def lint_stack_macros(loaded: Any, registry: Any = None) -> list[Diagnostic]:
             if command in ("ifvar", "ifeq") and args and _literal(args[0]):
                 guarded.add(_literal(args[0]) or "")
 
-    findings: list[Diagnostic] = []
+    findings: list[Diagnostic] = findings_unclosed
     for index, item, text, macros in blocks:
 
         def add(code: str, level: str, message: str, macro: Macro, item: dict[str, Any] = item, index: int = index) -> None:
@@ -162,15 +178,39 @@ def lint_stack_macros(loaded: Any, registry: Any = None) -> list[Diagnostic]:
                     macro,
                 )
             else:
+                suggestion = _suggest(command, [*BUILTIN_MACROS, *static, *written, *custom])
                 add(
                     UNKNOWN_MACRO,
                     "warning",
-                    f"Unknown macro {{{{{command}}}}}: not a built-in, a stack variable, a variable set by this "
+                    f"Unknown macro {{{{{command}}}}}{suggestion}: not a built-in, a stack variable, a variable set by this "
                     "stack or a registered custom macro. If the host provides it as a session variable, read it "
                     f"with {{{{getvar::{command}}}}} or guard it with {{{{ifvar::{command}::…}}}}.",
                     macro,
                 )
     return findings
+
+
+def _suggest(name: str, choices: list[str]) -> str:
+    """`` (did you mean {{x}}?)`` for a close known name, else ``""``."""
+    import difflib
+
+    close = difflib.get_close_matches(name, choices, n=1, cutoff=0.75)
+    return f" (did you mean {{{{{close[0]}}}}}?)" if close else ""
+
+
+def _unclosed_openers(text: str, macros: list[Macro]) -> list[int]:
+    """Offsets of ``{{`` that start no macro and lie inside none: pi-forge keeps them as text."""
+    if "{{" not in text:
+        return []
+    starts = {m.start for m in macros}
+    spans = [(m.start, m.end) for m in macros]
+    found: list[int] = []
+    at = text.find("{{")
+    while at != -1:
+        if at not in starts and not any(start < at < end for start, end in spans):
+            found.append(at)
+        at = text.find("{{", at + 2)
+    return found
 
 
 def _check_arguments(name: str, min_args: int, max_args: int | None, args: list[str], macro: Macro, add: Any) -> None:

@@ -19,6 +19,7 @@ MACRO_ARGUMENTS = "FG211"
 SILLYTAVERN_MACRO = "FG212"
 UNREAD_VARIABLE = "FG213"
 MISSING_MACRO_PLUGIN = "FG214"
+UNCLOSED_MACRO = "FG215"
 
 register(
     Rule(
@@ -99,6 +100,19 @@ register(
         "install the plugin and trust it (--trust-plugins or [tool.forgec] plugins).",
         bad='{"content": "{{acme.weather}}"}',
         good="[tool.forgec]\nplugins = [\"acme\"]",
+        pi_forge=False,
+    ),
+)
+
+register(
+    Rule(
+        UNCLOSED_MACRO,
+        "unclosed-macro",
+        "warning",
+        "A '{{' that no '}}' closes. pi-forge keeps it as literal text, so a dropped brace sends "
+        "'{{lastUserMessage}' to the model instead of the message. forgec-only finding.",
+        bad='{"content": "Review: {{lastUserMessage}"}',
+        good='{"content": "Review: {{lastUserMessage}}"}',
         pi_forge=False,
     ),
 )

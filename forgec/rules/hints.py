@@ -1,0 +1,66 @@
+"""Rules of forgec's typo hints (:mod:`forgec.hints`): values pi-forge accepts silently.
+
+All are forgec-only (``extra=True``) and never change pi-forge's own diagnostics.
+"""
+
+from __future__ import annotations
+
+from forgec.rules import Rule, register
+
+UNKNOWN_FIELD = "FG150"
+TYPO = "FG151"
+UNKNOWN_OPTION = "FG310"
+OPTION_VALUE = "FG311"
+REGEX_ROLE = "FG650"
+
+register(
+    Rule(
+        UNKNOWN_FIELD,
+        "unknown-field",
+        "warning",
+        "A stack or item field pi-forge does not know. The loader drops it silently, so a misspelt "
+        "field (contnet, itmes) just disappears. $schema and $comment are accepted.",
+        bad='{"kind": "block", "id": "a", "role": "system", "contnet": "Hello"}',
+        good='{"kind": "block", "id": "a", "role": "system", "content": "Hello"}',
+        pi_forge=False,
+    ),
+    Rule(
+        TYPO,
+        "likely-typo",
+        "info",
+        "A role or slot name close to a known one: pi-forge reports it as invalid or unsupported; this "
+        "hint names the value that was probably meant.",
+        bad='{"kind": "slot", "id": "h", "slot": "chat-histroy"}',
+        good='{"kind": "slot", "id": "h", "slot": "chat-history"}',
+        pi_forge=False,
+    ),
+    Rule(
+        UNKNOWN_OPTION,
+        "unknown-slot-option",
+        "warning",
+        "An option the slot does not read. Slot options are kept as written and never checked, so a "
+        "misspelt option (maxMesages) is ignored without a word.",
+        bad='{"kind": "slot", "id": "h", "slot": "chat-history", "options": {"maxMesages": 10}}',
+        good='{"kind": "slot", "id": "h", "slot": "chat-history", "options": {"maxMessages": 10}}',
+        pi_forge=False,
+    ),
+    Rule(
+        OPTION_VALUE,
+        "slot-option-value",
+        "warning",
+        'A slot option value the slot cannot use: a format other than "plain" renders XML, a '
+        "chat-history role that no message has filters everything of it out.",
+        bad='{"kind": "slot", "id": "t", "slot": "tools", "options": {"format": "html"}}',
+        good='{"kind": "slot", "id": "t", "slot": "tools", "options": {"format": "plain"}}',
+        pi_forge=False,
+    ),
+    Rule(
+        REGEX_ROLE,
+        "regex-role-unknown",
+        "warning",
+        "A regex rule's roles entry that no message has: the rule never runs on such messages.",
+        bad='{"id": "r", "stage": "compiled", "pattern": "x", "roles": ["usr"]}',
+        good='{"id": "r", "stage": "compiled", "pattern": "x", "roles": ["user"]}',
+        pi_forge=False,
+    ),
+)
