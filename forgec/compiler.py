@@ -277,13 +277,11 @@ def compile_messages(
             head = _source("chat-history", item, "", slot=item.get("slot"))
             del head["role"]
             role_of = hist.role_of
-            for position, message in enumerate(history, 1):
-                out.append(message)
-                source = head.copy()
-                source["historyIndex"] = position
-                source["historyCount"] = count
-                source["role"] = role_of(message)
-                sources.append(source)
+            out.extend(history)
+            sources.extend(
+                {**head, "historyIndex": position, "historyCount": count, "role": role_of(message)}
+                for position, message in enumerate(history, 1)
+            )
             inserted = True
             continue
         role = item.get("role")
@@ -299,18 +297,18 @@ def compile_messages(
     if not inserted:
         count = len(original)
         role_of = hist.role_of
-        for position, message in enumerate(original, 1):
-            out.append(message)
-            sources.append(
-                {
-                    "kind": "implicit-history",
-                    "itemName": "Conversation history",
-                    "slot": CHAT_HISTORY,
-                    "historyIndex": position,
-                    "historyCount": count,
-                    "role": role_of(message),
-                }
-            )
+        out.extend(original)
+        sources.extend(
+            {
+                "kind": "implicit-history",
+                "itemName": "Conversation history",
+                "slot": CHAT_HISTORY,
+                "historyIndex": position,
+                "historyCount": count,
+                "role": role_of(message),
+            }
+            for position, message in enumerate(original, 1)
+        )
 
     out = rx.apply_to_messages(stack, out, "compiled", diagnostics, regex_budget)
     return MessagesResult(out, sources, diagnostics)

@@ -14,7 +14,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from forgec.codecs.context import Context, load_context
+from forgec.codecs.stack import load_stack_data, load_stack_file, load_stack_folder
+from forgec.compiler import compile_prompt
 from forgec.diagnostics import Diagnostic
+from forgec.fingerprint import stack_fingerprint
+from forgec.passes.regex import RegexBudget, finalize_message
+from forgec.variables import VariableStore
 
 __all__ = ["ReportInputs", "compile_report", "load_for_report"]
 
@@ -58,9 +64,8 @@ def _same_file(loaded: Any, path: Path) -> bool:
 
 def _load_path(path: Path, supported_slots: list[str] | None = None) -> tuple[Any, list[Any]]:
     """The loaded main file and the other files of its folder, in the loader's order (§16.15a)."""
-    from forgec.codecs.stack import load_stack_file, load_stack_folder
-
-    group = _stack_folder_group(path)
+    # the substring test spares the common case (a file outside any stack folder) the Path walk
+    group = _stack_folder_group(path) if "prompt-stacks" in str(path) else None
     if group is not None:
         # pi-forge lists only ``*.json``; YAML siblings take part only when the main file is YAML
         loaded_all = load_stack_folder(
@@ -88,8 +93,6 @@ def load_for_report(stack: Any, context: Any = None, *, registry: Any = None) ->
     snapshot validates it once.  ``registry``'s custom slots count as supported when the stack is
     validated (§12).
     """
-    from forgec.codecs.context import Context, load_context
-
     slots: list[str] | None = None
     if registry is not None:
         from forgec.slots import supported_slot_names
@@ -97,10 +100,8 @@ def load_for_report(stack: Any, context: Any = None, *, registry: Any = None) ->
         slots = supported_slot_names(registry)
     others: list[Any] = []
     if isinstance(stack, (str, Path)):
-        loaded, others = _load_path(Path(stack), slots)
+        loaded, others = _load_path(stack if isinstance(stack, Path) else Path(stack), slots)
     elif isinstance(stack, (dict, list)) or not hasattr(stack, "stack"):
-        from forgec.codecs.stack import load_stack_data
-
         loaded = load_stack_data(stack, "stack.json", supported_slots=slots)
     else:
         loaded = stack
@@ -123,10 +124,6 @@ def _validation(loaded: Any, others: list[Any]) -> dict[str, Any]:
 
 
 def _fingerprints(stack: Any) -> dict[str, Any] | None:
-    try:
-        from forgec.fingerprint import stack_fingerprint
-    except ImportError:
-        return None
     try:
         return {"promptStack": stack_fingerprint(stack)}
     except (TypeError, ValueError, RecursionError):
@@ -168,10 +165,6 @@ def build_report(
     ``diagnostics_out`` receives the compile's :class:`Diagnostic` objects (system, then messages),
     with their codes and pointers, which the report's pi-forge-shaped lists leave out.
     """
-    from forgec.compiler import compile_prompt
-    from forgec.passes.regex import RegexBudget, finalize_message
-    from forgec.variables import VariableStore
-
     loaded, ctx = inputs.loaded, inputs.context
     normalised = loaded.stack
     runtime = ctx.runtime()

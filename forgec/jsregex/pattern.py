@@ -8,6 +8,7 @@ untouched pair becomes one character again (compile-core §16.3).
 
 from __future__ import annotations
 
+import re
 import sys
 import time
 from array import array
@@ -25,6 +26,8 @@ __all__ = ["JSMatch", "JSPattern", "JSRegexError", "JSRegexTimeout", "compile_js
 
 def _units_view(text: str) -> str:
     """One Python character per UTF-16 code unit."""
+    if text.isascii():
+        return text
     data = text.encode("utf-16-le", "surrogatepass")
     if len(data) == 2 * len(text):
         return text  # no astral characters: already one character per unit
@@ -35,12 +38,15 @@ def _units_view(text: str) -> str:
     return "".join(map(chr, units))
 
 
+#: any UTF-16 surrogate half (searched in C: a per-character loop cost ~20 ns per character)
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def _joined(text: str) -> str:
     """Re-join surrogate pairs (valid pairs become one code point; lone halves stay)."""
-    for ch in text:
-        if "\ud800" <= ch <= "\udfff":
-            return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
-    return text
+    if text.isascii() or _SURROGATE.search(text) is None:
+        return text
+    return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
 
 
 class JSMatch:
@@ -277,14 +283,15 @@ def transform_string(
     substitution apply (A5.4).  ``matches`` counts what the reference's statistics count (A5.6).
     Raises :class:`JSRegexTimeout` when matching takes longer than ``timeout`` seconds.
     """
-    data = text.encode("utf-16-le", "surrogatepass")
-    n = len(data) // 2
     head = ""
     body = text
-    if max_chars is not None and n > max_chars:
-        cut = 2 * (n - max_chars)
-        head = data[:cut].decode("utf-16-le", "surrogatepass")
-        body = data[cut:].decode("utf-16-le", "surrogatepass")
+    if max_chars is not None:
+        data = text.encode("utf-16-le", "surrogatepass")
+        n = len(data) // 2
+        if n > max_chars:
+            cut = 2 * (n - max_chars)
+            head = data[:cut].decode("utf-16-le", "surrogatepass")
+            body = data[cut:].decode("utf-16-le", "surrogatepass")
     view = pattern.view(body)
     matches = pattern.iter_view(view, timeout)
     if not matches:

@@ -132,7 +132,8 @@ def select_rules(
         if stage == "compiled" and isinstance(targets, list) and target not in targets:
             continue
         raw_id = rule.get("id")
-        if not isinstance(raw_id, str) or not js_trim(raw_id):
+        rule_id = js_trim(raw_id) if isinstance(raw_id, str) else ""
+        if not rule_id:
             continue
         pattern = rule.get("pattern")
         if not isinstance(pattern, str) or not pattern:
@@ -158,7 +159,7 @@ def select_rules(
         selected.append(
             SelectedRule(
                 index=index,
-                id=js_trim(raw_id),
+                id=rule_id,
                 pattern=compiled,
                 replace=replace if isinstance(replace, str) else "",
                 trim_strings=trim_strings or None,
