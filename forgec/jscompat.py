@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from typing import Any, Final
 
 __all__ = [
@@ -411,17 +411,3 @@ def dumps_report(doc: Any) -> str:
     parts.append("\n")
     return "".join(parts)
 
-
-def iter_strings(value: Any) -> Iterable[str]:
-    """Every string (keys included) inside a JSON value, for checks such as lone surrogates."""
-    stack = [value]
-    while stack:
-        current = stack.pop()
-        if isinstance(current, str):
-            yield current
-        elif isinstance(current, dict):
-            for k, v in current.items():
-                yield k
-                stack.append(v)
-        elif isinstance(current, (list, tuple)):
-            stack.extend(current)

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from forgec.diagnostics import Diagnostic
+from forgec.rules.plugins import PLUGIN_LOAD_FAILED, PLUGIN_NOT_INSTALLED, PLUGIN_NOT_TRUSTED
 
 __all__ = [
     "ENTRY_POINT_GROUP",
@@ -38,10 +39,6 @@ __all__ = [
 
 ENTRY_POINT_GROUP = "forgec.plugins"
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9_.-]*")
-
-PLUGIN_LOAD_FAILED = "FG950"
-PLUGIN_NOT_TRUSTED = "FG951"
-PLUGIN_NOT_INSTALLED = "FG952"
 
 
 class PluginError(ValueError):

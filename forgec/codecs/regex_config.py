@@ -51,10 +51,8 @@ def compile_error(pattern: str, flags: str) -> str | None:
     the pattern is not emitted for the ``regex`` module here, so a cold ``forgec validate`` does not
     import the matcher.  ``flags`` have been checked by the caller (supported, no repeats).
     """
-    try:
-        from forgec.jsregex.syntax import syntax_error
-    except ImportError:
-        return _fallback_compile_error(pattern, flags)
+    from forgec.jsregex.syntax import syntax_error
+
     try:
         return syntax_error(pattern, flags)
     except (RecursionError, MemoryError, ValueError) as error:
@@ -63,23 +61,6 @@ def compile_error(pattern: str, flags: str) -> str | None:
 
 def _ordered(flags: str) -> str:
     return "".join(f for f in SUPPORTED_FLAGS if f in flags)
-
-
-def _fallback_compile_error(pattern: str, flags: str) -> str | None:  # pragma: no cover - transitional
-    import regex
-
-    options = regex.V0
-    if "i" in flags:
-        options |= regex.IGNORECASE
-    if "m" in flags:
-        options |= regex.MULTILINE
-    if "s" in flags:
-        options |= regex.DOTALL
-    try:
-        regex.compile(pattern, options)
-    except (regex.error, RecursionError, ValueError, OverflowError) as error:
-        return f"Invalid regular expression: /{pattern}/{_ordered(flags)}: {error}"
-    return None
 
 
 def check_regex_config(stack: dict[str, Any], diagnostics: list[Diagnostic]) -> None:

@@ -8,7 +8,7 @@ FG1xx      stack shape, normalisation and validation (pi-forge's loader)
 FG2xx      macros (pi-forge's compile-time macro findings and forgec's static analysis)
 FG3xx      slots and system/message assembly
 FG4xx      chat history
-FG5xx      tool and skill policy
+FG5xx      reserved (policy findings are loader findings, FG13x/FG14x)
 FG6xx      regex rules
 FG7xx      SillyTavern import
 FG8xx      provider payloads, fingerprints, profiles

@@ -3,6 +3,8 @@
 None of these texts come from pi-forge: pi-ai reports a failed request only through its error
 message (which forgec reproduces inside FG801), and the clamps are silent in Pi.  They exist so
 ``forgec compile`` can say why a body differs from what the user asked for.
+An unknown ``--model``, a broken ``--models`` catalog or a model of another API than ``--target``
+are usage errors of ``forgec compile`` (exit 2), not findings, so they have no rule.
 """
 
 from __future__ import annotations
@@ -12,9 +14,6 @@ from forgec.rules import Rule, register
 PAYLOAD_REQUEST_FAILED = "FG801"
 THINKING_LEVEL_CLAMPED = "FG802"
 OUTPUT_CAP_CLAMPED = "FG803"
-UNKNOWN_MODEL = "FG804"
-MODEL_CATALOG_INVALID = "FG805"
-MODEL_API_MISMATCH = "FG806"
 FINGERPRINT_NON_JSON = "FG810"
 FINGERPRINT_WRONG_KIND = "FG811"
 
@@ -50,33 +49,6 @@ register(
         "to `contextWindow - estimate - 4096`.",
         bad="a history whose last assistant turn reports usage.totalTokens close to the context window",
         good="a shorter history (chat-history maxMessages / maxChars) that leaves room for the answer",
-        pi_forge=False,
-    ),
-    Rule(
-        UNKNOWN_MODEL,
-        "unknown-model",
-        "error",
-        "`--model PROVIDER/ID` names no model of the model catalog (the bundled one plus `--models FILE`).",
-        bad="forgec compile stack.json --target openai-responses --model openai/gpt-9",
-        good="forgec compile stack.json --target openai-responses --model openai/gpt-5.1",
-        pi_forge=False,
-    ),
-    Rule(
-        MODEL_CATALOG_INVALID,
-        "model-catalog-invalid",
-        "error",
-        "A `--models` catalog file is not valid JSON or does not match schemas/model-catalog.schema.json.",
-        bad='{"models": [{"provider": "acme", "id": "m1"}]}',
-        good='{"models": [{"provider": "acme", "id": "m1", "api": "openai-completions", "contextWindow": 128000, "maxTokens": 8192}]}',
-        pi_forge=False,
-    ),
-    Rule(
-        MODEL_API_MISMATCH,
-        "model-api-mismatch",
-        "error",
-        "The model chosen with `--model` speaks a different API than `--target`.",
-        bad="forgec compile stack.json --target anthropic-messages --model openai/gpt-5.1",
-        good="forgec compile stack.json --model openai/gpt-5.1   // the target follows the model",
         pi_forge=False,
     ),
     Rule(

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 from forgec.rules import Rule, register
 
+PLUGIN_LOAD_FAILED = "FG950"
+PLUGIN_NOT_TRUSTED = "FG951"
+PLUGIN_NOT_INSTALLED = "FG952"
+
 register(
     Rule(
-        "FG950",
+        PLUGIN_LOAD_FAILED,
         "plugin-load-failed",
         "error",
         "A trusted plugin could not be imported, or its register(registry) raised (for example a macro "
@@ -17,7 +21,7 @@ register(
         pi_forge=False,
     ),
     Rule(
-        "FG951",
+        PLUGIN_NOT_TRUSTED,
         "plugin-not-trusted",
         "info",
         "An installed forgec plugin was not loaded because it is not trusted; plugins run code, so they "
@@ -27,7 +31,7 @@ register(
         pi_forge=False,
     ),
     Rule(
-        "FG952",
+        PLUGIN_NOT_INSTALLED,
         "plugin-not-installed",
         "warning",
         "[tool.forgec] plugins names a plugin that no installed package provides (no entry point of "

@@ -19,8 +19,6 @@ from forgec.passes.regex import RegexBudget, apply_to_messages, apply_to_system,
 from forgec.runtime import Runtime
 from forgec.variables import VariableStore
 
-_jsregex = pytest.importorskip("forgec.jsregex")
-
 #: catastrophic on "aaaa…b": every split of the a's is tried before the $ fails
 SLOW = "(a|a)*$"
 TEXT = "a" * 40 + "b"

@@ -16,10 +16,6 @@ from forgec.passes.regex import (
     select_rules,
 )
 
-_jsregex = pytest.importorskip("forgec.jsregex")
-if not hasattr(_jsregex, "transform_string"):  # engineer D's engine not in the tree yet
-    pytest.skip("forgec.jsregex.transform_string not available", allow_module_level=True)
-
 
 def _stack(*rules: dict[str, Any]) -> dict[str, Any]:
     return {"id": "s", "items": [], "regex": {"rules": list(rules)}}

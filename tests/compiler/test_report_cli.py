@@ -6,12 +6,9 @@ import json
 import shutil
 from pathlib import Path
 
-import pytest
 from click.testing import CliRunner
 
 from forgec.jscompat import dumps_report
-
-pytest.importorskip("forgec.codecs.stack")
 
 CASES = Path(__file__).resolve().parent.parent / "conformance" / "cases"
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
 from click.testing import CliRunner
 
 from forgec.cli import cli
@@ -54,7 +53,6 @@ def test_fingerprint_errors(tmp_path: Path) -> None:
 
 
 def test_fingerprint_stack_uses_the_normalised_stack() -> None:
-    pytest.importorskip("forgec.codecs.stack")
     case = CASES / "loader-legacy-fields"
     expected = json.loads((case / "expected.json").read_text(encoding="utf-8"))
     code, out, _ = run("fingerprint", str(case / "stack.json"))
@@ -62,12 +60,7 @@ def test_fingerprint_stack_uses_the_normalised_stack() -> None:
     assert out.split()[0] == expected["fingerprints"]["promptStack"]
 
 
-@pytest.fixture
-def compiler() -> None:
-    pytest.importorskip("forgec.codecs.stack")
-
-
-def test_compile_all_reproduces_payloads(compiler: None) -> None:
+def test_compile_all_reproduces_payloads() -> None:
     case = CASES / "payload-thinking-medium"
     expected = json.loads((case / "expected.json").read_text(encoding="utf-8"))
     code, out, _ = run("compile", str(case / "stack.json"), "--context", str(case / "context.json"), "--target", "all")
@@ -75,7 +68,7 @@ def test_compile_all_reproduces_payloads(compiler: None) -> None:
     assert json.loads(out) == expected["payloads"]
 
 
-def test_compile_one_target_with_redaction(compiler: None, tmp_path: Path) -> None:
+def test_compile_one_target_with_redaction(tmp_path: Path) -> None:
     case = CASES / "example-default"
     expected = json.loads((case / "expected.json").read_text(encoding="utf-8"))
     out_file = tmp_path / "body.json"
@@ -90,7 +83,7 @@ def test_compile_one_target_with_redaction(compiler: None, tmp_path: Path) -> No
     assert code == 2 and "Unknown model: openai/gpt-9" in err
 
 
-def test_compile_reports_pi_ai_failures(compiler: None) -> None:
+def test_compile_reports_pi_ai_failures() -> None:
     case = CASES / "history-tool-repair-dangling"
     args = ["compile", str(case / "stack.json"), "--context", str(case / "context.json")]
     code, _, err = run(*args, "--target", "openai-responses")

@@ -40,7 +40,6 @@ def test_payloads_without_network(no_network: None) -> None:
 
 
 def test_compile_command_without_network(no_network: None) -> None:
-    pytest.importorskip("forgec.codecs.stack")
     from click.testing import CliRunner
 
     from forgec.cli import cli
