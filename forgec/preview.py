@@ -148,7 +148,7 @@ def _fence(content: str) -> str:
 
 def _md_inline(text: str) -> str:
     """One line of Markdown from untrusted text: controls (ESC, BEL, newlines) shown escaped."""
-    from forgec.output import escape_controls
+    from forgec.textsafe import escape_controls
 
     return escape_controls(text)
 
@@ -160,7 +160,7 @@ def _md_cell(text: str) -> str:
 
 def _md_block(text: str) -> str:
     """Fenced block content: newlines are the layout, other controls are shown escaped."""
-    from forgec.output import escape_controls
+    from forgec.textsafe import escape_controls
 
     return escape_controls(text, keep_newlines=True)
 

@@ -142,10 +142,11 @@ def compile_report(
 
     ``stack``: a file path (a file inside ``.pi/forge/prompt-stacks/`` is loaded together with its
     folder, so duplicate ids and ``validation.otherFiles`` come out as the reference reports them),
-    raw stack data, or a ``LoadedStack``.  ``context``: a context file path, its data, or None for
-    the defaults.  ``finalize``: None adds the section when the context has ``finalizeMessages``;
-    True/False force it on/off.  ``payloads=True`` adds provider bodies when forgec's emitters
-    provide ``forgec.emit.report_payloads``.  ``registry``: the custom macros and slots of trusted
+    raw stack data, or a ``LoadedStack``.  ``context``: a context file path, its data, a loaded
+    ``Context`` (used as it is), or None for the built-in sample context.  ``finalize``: None adds
+    the section when the context has ``finalizeMessages``; True/False force it on/off.
+    ``payloads=True`` adds the provider request bodies of the four reference models
+    (:func:`forgec.emit.report_payloads`).  ``registry``: the custom macros and slots of trusted
     plugins (:mod:`forgec.plugins`), used by both the loader (supported slots) and the compiler.
     """
     inputs = stack if isinstance(stack, ReportInputs) else load_for_report(stack, context, registry=registry)
@@ -195,10 +196,7 @@ def build_report(
             entries.append({"message": replaced, "diagnostics": _pi_list(diagnostics)})
         doc["finalize"] = entries
     if payloads:
-        try:
-            from forgec.emit import report_payloads  # type: ignore[attr-defined]
-        except ImportError:
-            pass
-        else:
-            doc["payloads"] = report_payloads(doc, ctx)
+        from forgec.emit import report_payloads  # provider bodies: imported only when asked for
+
+        doc["payloads"] = report_payloads(doc, ctx)
     return doc

@@ -76,9 +76,9 @@ def preview(
       forgec preview coding.json --context ctx.json --format json > report.json
     """
     from forgec.jscompat import dumps_report
-    from forgec.output import escape_controls
     from forgec.preview import preview_diagnostics, render_markdown, render_rich, render_text
     from forgec.report import compile_report, load_for_report
+    from forgec.textsafe import escape_controls
 
     from_stdin = str(stack) == "-"
     if stdin_filename is not None and not from_stdin:
@@ -126,7 +126,7 @@ def preview(
 def _escaped(value: Any) -> Any:
     """The report with every string's control characters escaped, for the rich terminal view
     (rich strips a few controls but passes ESC through)."""
-    from forgec.output import escape_controls
+    from forgec.textsafe import escape_controls
 
     if isinstance(value, str):
         return escape_controls(value, keep_newlines=True)

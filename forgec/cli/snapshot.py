@@ -88,8 +88,8 @@ def _plugins(paths: tuple[Path, ...], trust_plugins: bool) -> PluginSetup:
 
 def _run(action: str, paths: tuple[Path, ...], context: Path | None, trust_plugins: bool) -> None:
     """Check or update every stack; one line per stack, diffs under changed ones."""
-    from forgec.output import escape_controls
     from forgec.snapshots import SnapshotError, check, update
+    from forgec.textsafe import escape_controls
 
     stacks = _stacks(paths)
     registry = _plugins(paths, trust_plugins).registry

@@ -43,8 +43,9 @@ def test_budget_skips_every_later_rule_with_one_error_each() -> None:
     assert out[0]["content"] == TEXT  # nothing was replaced
     codes = _codes(diagnostics)
     assert len(codes) == 50 and set(codes) <= {"FG623", "FG624"}
-    # two or three full per-call timeouts (the third may be cut short by the budget), then skipped
-    assert codes[0] == "FG623" and 2 <= codes.count("FG623") <= 3 and codes[-1] == "FG624"
+    # at most three per-call timeouts fit in the budget (0.3 s / 0.1 s); on a loaded machine a
+    # timeout can fire late and use more of the budget, so fewer may run -- never more, never none
+    assert codes[0] == "FG623" and 1 <= codes.count("FG623") <= 3 and codes[-1] == "FG624"
     assert codes == sorted(codes)  # once over budget, only FG624
     skipped = diagnostics[-1]
     assert skipped.level == "error" and skipped.pointer == ("regex", "rules", 49, "pattern")
