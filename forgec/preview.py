@@ -11,7 +11,7 @@ import re
 from typing import Any
 
 from forgec.jscompat import js_len, js_string, js_trim, js_trim_start, js_truthy, utf16_slice
-from forgec.passes.history import preview_text
+from forgec.messages import preview_text
 
 __all__ = [
     "PREVIEW_LIMIT",

@@ -467,7 +467,7 @@ class Context:
 
     def runtime(self) -> Runtime:
         """The runtime the reference runner builds from this context (context-format.md)."""
-        from forgec.passes.history import latest_user_text
+        from forgec.messages import latest_user_text
 
         data = self.data
         selected: list[str] = []

@@ -1,10 +1,9 @@
-"""The chat-history pipeline of one ``chat-history`` slot (compile-core.md §8.3–§8.6) and the text
-helpers that measure and preview messages (§8.9).
+"""The chat-history pipeline of one ``chat-history`` slot (compile-core.md §8.3–§8.6).
 
 Messages are plain JSON data passed through verbatim; a message is copied only when it changes, and
 then as a shallow copy with ``content`` replaced in place, so the key order stays what the host sent
-(§8.8).  How each check reads a message's role is decided per check (§16.14): the helpers below make
-that explicit instead of comparing ``msg.get("role")`` ad hoc.
+(§8.8).  How each check reads a message's role is decided per check (§16.14), with the helpers of
+:mod:`forgec.messages` (re-exported here) instead of ``msg.get("role")`` ad hoc.
 """
 
 from __future__ import annotations
@@ -12,7 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 from forgec.diagnostics import Diagnostic
-from forgec.jscompat import is_integral_number, js_len, js_string, js_trim
+from forgec.jscompat import is_integral_number, js_len, js_string
+from forgec.messages import SUMMARY_ROLES as _SUMMARY_ROLES
+from forgec.messages import content_text, latest_user_text, preview_text, raw_role, role_of
 from forgec.rules import compile as codes
 
 __all__ = [
@@ -22,82 +23,6 @@ __all__ = [
     "preview_text",
     "role_of",
 ]
-
-_SUMMARY_ROLES = frozenset(("branchSummary", "compactionSummary"))
-
-
-def role_of(message: Any) -> str:
-    """``String(role)`` with a missing or ``null`` role read as ``""`` (filters, sources; §16.14)."""
-    if not isinstance(message, dict):
-        return ""
-    role = message.get("role")
-    if role is None:
-        return ""
-    if isinstance(role, str):
-        return role
-    return js_string(role)
-
-
-def _raw_role(message: Any) -> Any:
-    return message.get("role") if isinstance(message, dict) else None
-
-
-def _part_text(part: Any) -> str:
-    if not isinstance(part, dict):
-        return ""
-    kind = part.get("type")
-    if kind == "text":
-        text = part.get("text")
-        return text if isinstance(text, str) else ""
-    if kind == "thinking":
-        thinking = part.get("thinking")
-        return "<thinking>\n" + thinking + "\n</thinking>" if isinstance(thinking, str) else ""
-    if kind == "toolCall":
-        name = part.get("name")
-        return "[toolCall: " + ("unknown" if name is None else js_string(name)) + "]"
-    if kind == "image":
-        return "[image]"
-    return ""
-
-
-def content_text(content: Any) -> str:
-    """§8.9 ``contentText``: string content as is; parts rendered, empty ones dropped, joined by ``\\n``."""
-    if isinstance(content, str):
-        return content
-    if not isinstance(content, list):
-        return ""
-    return "\n".join(text for text in map(_part_text, content) if text)
-
-
-def _nullable_text(value: Any) -> str:
-    return "" if value is None else js_string(value)
-
-
-def preview_text(message: Any) -> str:
-    """§8.9 ``previewText``: what ``maxChars`` measures and what the preview prints for a message."""
-    if not isinstance(message, dict):
-        return ""
-    text = content_text(message.get("content"))
-    role = message.get("role")
-    if role == "bashExecution":
-        text += "Ran " + _nullable_text(message.get("command")) + "\n" + _nullable_text(message.get("output"))
-    elif isinstance(role, str) and role in _SUMMARY_ROLES:
-        text += _nullable_text(message.get("summary"))
-    return text
-
-
-def latest_user_text(messages: Any) -> str | None:
-    """§8.9 ``latestUserText``: the newest non-blank ``user`` text, untrimmed; ``None`` when none."""
-    if not isinstance(messages, list):
-        return None
-    for message in reversed(messages):
-        if _raw_role(message) != "user":
-            continue
-        text = content_text(message.get("content"))
-        if js_trim(text):
-            return text
-    return None
-
 
 # --- the pipeline ------------------------------------------------------------------------------
 
@@ -133,7 +58,7 @@ def chat_history_pipeline(
 
     if opts.get("includeLastUserMessage") is False:
         for index in range(len(result) - 1, -1, -1):
-            if _raw_role(result[index]) == "user":
+            if raw_role(result[index]) == "user":
                 del result[index]
                 break
 
@@ -232,7 +157,7 @@ def _strip_thinking(
     blocks = changed = dropped = 0
     for message in messages:
         content = message.get("content") if isinstance(message, dict) else None
-        if _raw_role(message) != "assistant" or not isinstance(content, list):
+        if raw_role(message) != "assistant" or not isinstance(content, list):
             out.append(message)
             continue
         kept = [p for p in content if not (isinstance(p, dict) and p.get("type") == "thinking")]
