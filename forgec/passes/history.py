@@ -8,6 +8,7 @@ then as a shallow copy with ``content`` replaced in place, so the key order stay
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from forgec.diagnostics import Diagnostic
@@ -183,19 +184,29 @@ def _strip_thinking(
     return out
 
 
-def _drop_tools(messages: list[Any], diagnostics: list[Diagnostic], item_id: Any, pointer: Any) -> list[Any]:
-    """§8.5 (``toolMode: "drop"``)."""
+def _strip_tool_calls(
+    messages: list[Any], keep_result: Callable[[dict[str, Any]], bool], drop_call: Callable[[Any], bool]
+) -> tuple[list[Any], int, int, int]:
+    """The walk §8.5 and §8.6 share: drop tool-result messages ``keep_result`` refuses and tool-call
+    parts ``drop_call`` picks; a message left with no content at all is dropped too.
+
+    Returns the messages and the counts the diagnostics report: tool calls removed, tool-result
+    messages dropped, messages dropped because they became empty.
+    """
     out: list[Any] = []
     calls = results = empty = 0
     for message in messages:
         if role_of(message) == "toolResult":
-            results += 1
+            if keep_result(message):
+                out.append(message)
+            else:
+                results += 1
             continue
         content = message.get("content") if isinstance(message, dict) else None
         if not isinstance(content, list):
             out.append(message)
             continue
-        kept = [p for p in content if not (isinstance(p, dict) and p.get("type") == "toolCall")]
+        kept = [part for part in content if not drop_call(part)]
         removed = len(content) - len(kept)
         if not removed:
             out.append(message)
@@ -205,6 +216,16 @@ def _drop_tools(messages: list[Any], diagnostics: list[Diagnostic], item_id: Any
             empty += 1
             continue
         out.append({**message, "content": kept})
+    return out, calls, results, empty
+
+
+def _is_tool_call(part: Any) -> bool:
+    return isinstance(part, dict) and part.get("type") == "toolCall"
+
+
+def _drop_tools(messages: list[Any], diagnostics: list[Diagnostic], item_id: Any, pointer: Any) -> list[Any]:
+    """§8.5 (``toolMode: "drop"``): every tool call and tool result goes."""
+    out, calls, results, empty = _strip_tool_calls(messages, lambda _message: False, _is_tool_call)
     if calls or results:
         tail = f", and dropped {empty} empty message(s)." if empty else "."
         _info(
@@ -251,38 +272,14 @@ def _repair_tool_pairs(
             if result_id is not None:
                 result_ids.add(result_id)
 
-    out: list[Any] = []
-    calls = results = empty = 0
-    for message in messages:
-        if role_of(message) == "toolResult":
-            result_id = _first_id(message, _RESULT_ID_KEYS)
-            if result_id is not None and result_id in call_ids:
-                out.append(message)
-            else:
-                results += 1
-            continue
-        content = message.get("content") if isinstance(message, dict) else None
-        if not isinstance(content, list):
-            out.append(message)
-            continue
-        kept = [
-            p
-            for p in content
-            if not (
-                isinstance(p, dict)
-                and p.get("type") == "toolCall"
-                and _first_id(p, _PART_ID_KEYS) not in result_ids
-            )
-        ]
-        removed = len(content) - len(kept)
-        if not removed:
-            out.append(message)
-            continue
-        calls += removed
-        if not kept:
-            empty += 1
-            continue
-        out.append({**message, "content": kept})
+    def keep_result(message: dict[str, Any]) -> bool:
+        result_id = _first_id(message, _RESULT_ID_KEYS)
+        return result_id is not None and result_id in call_ids
+
+    def dangling_call(part: Any) -> bool:
+        return _is_tool_call(part) and _first_id(part, _PART_ID_KEYS) not in result_ids
+
+    out, calls, results, empty = _strip_tool_calls(messages, keep_result, dangling_call)
     if calls or results or empty:
         tail = f", and dropped {empty} empty message(s)." if empty else "."
         _info(
