@@ -331,12 +331,13 @@ class Session:
         self._unresolved(macro)
         return macro.full(text)
 
-    def _failed(self, macro: Macro, command: str, detail: str) -> str:
+    def _failed(self, macro: Macro, command: str, detail: str, code: str = MACRO_FAILED) -> str:
+        """Record ``Macro {{command}} failed: detail`` and keep the macro's text, as pi-forge does."""
         self.diagnostics.append(
             Diagnostic(
                 "error",
                 f"Macro {{{{{command}}}}} failed: {detail}",
-                MACRO_FAILED,
+                code,
                 item_id=self.item_id,
                 pointer=self.pointer,
                 offset=macro.start,
@@ -347,20 +348,11 @@ class Session:
 
     def _too_long(self, macro: Macro, command: str) -> str:
         """forgec's cap crossed inside ``macro``: fail it like V8's overflow, with forgec's own finding."""
-        self.diagnostics.append(
-            Diagnostic(
-                "error",
-                f"Macro {{{{{command}}}}} failed: a string it builds would be longer than forgec's limit of "
-                f"{MAX_BLOCK_LENGTH} UTF-16 units per block (a deliberate deviation; pi-forge allows "
-                f"{MAX_STRING_LENGTH}).",
-                EXPANSION_TOO_LONG,
-                item_id=self.item_id,
-                pointer=self.pointer,
-                offset=macro.start,
-                length=macro.end - macro.start,
-            )
+        detail = (
+            f"a string it builds would be longer than forgec's limit of {MAX_BLOCK_LENGTH} UTF-16 units "
+            f"per block (a deliberate deviation; pi-forge allows {MAX_STRING_LENGTH})."
         )
-        return macro.full(self.text)
+        return self._failed(macro, command, detail, EXPANSION_TOO_LONG)
 
     def _unresolved(self, macro: Macro) -> None:
         expression = macro.expression(self.text)
