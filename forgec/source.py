@@ -423,6 +423,7 @@ class _YamlProblem(Exception):
 def _parse_yaml(doc: SourceDocument) -> None:
     from ruamel.yaml import YAML
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
+    from ruamel.yaml.reader import ReaderError
 
     assert doc.text is not None
     too_deep = yaml_flow_depth_exceeded(doc.text, YAML_MAX_FLOW_DEPTH)
@@ -444,9 +445,18 @@ def _parse_yaml(doc: SourceDocument) -> None:
         root = yaml.compose(doc.text)
     except MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
-        parts = [p for p in (error.context, error.problem) if p]
-        message = "Failed to parse YAML: " + ("; ".join(parts) if parts else "invalid YAML")
+        parts = [_yaml_error_text(p) for p in (error.context, error.problem) if p]
+        message = "Failed to parse YAML: " + ("; ".join(p for p in parts if p) or "invalid YAML")
         span = Span(doc.path, mark.line + 1, mark.column + 1, mark.line + 1, mark.column + 1) if mark else None
+        doc.diagnostics.append(Diagnostic("error", message, codes.YAML_PARSE_ERROR, span=span))
+        return
+    except ReaderError as error:
+        # a character YAML forbids (NUL, most C0 controls): ruamel gives its offset in the text,
+        # not a line and column
+        message = "Failed to parse YAML: " + (_yaml_error_text(str(error)) or "invalid YAML")
+        span = None
+        if isinstance(error.position, int) and 0 <= error.position <= len(doc.text):
+            span = doc.span(error.position, error.position + 1)
         doc.diagnostics.append(Diagnostic("error", message, codes.YAML_PARSE_ERROR, span=span))
         return
     except RecursionError:
@@ -455,7 +465,8 @@ def _parse_yaml(doc: SourceDocument) -> None:
         )
         return
     except (YAMLError, ValueError) as error:
-        doc.diagnostics.append(Diagnostic("error", f"Failed to parse YAML: {error}", codes.YAML_PARSE_ERROR))
+        message = "Failed to parse YAML: " + (_yaml_error_text(str(error)) or "invalid YAML")
+        doc.diagnostics.append(Diagnostic("error", message, codes.YAML_PARSE_ERROR))
         return
     finally:
         sys.setrecursionlimit(limit)
@@ -482,6 +493,17 @@ def _parse_yaml(doc: SourceDocument) -> None:
     doc.diagnostics.extend(converter.warnings)
     doc._yaml_root = root
     doc.parsed = True
+
+
+#: ruamel's location tail (``\n  in "<unicode string>", line 2, column 1:`` plus a source excerpt,
+#: or ``, position 22``): forgec reports the position itself, as line:col
+_YAML_WHERE = re.compile(r'\n[ \t]*in "[^"\n]*", (?:line \d+, column \d+|position \d+).*', re.S)
+
+
+def _yaml_error_text(text: str) -> str:
+    """One clean line from a ruamel message part: no location tail, no excerpt, no line breaks."""
+    text = _YAML_WHERE.sub("", text)
+    return re.sub(r"\s*\n\s*", " ", text).strip()
 
 
 #: the characters the flow-depth pre-scan stops at

@@ -195,3 +195,23 @@ def echo_load_errors(loaded: Any, display: str) -> tuple[bool, bool]:
     for diagnostic in errors:
         click.echo(format_finding(display, Finding(diagnostic, diagnostic.level)), err=True)
     return bool(errors), parsed
+
+
+def echo_context_errors(exc: Any) -> NoReturn:
+    """Report a refused context file (:class:`forgec.codecs.context.ContextError`) and exit 2.
+
+    Every problem is one concise line on standard error, ``ctx.json:3:14: FG011 [error] message``
+    (the shape :func:`echo_load_errors` prints for a stack), so all of them can be fixed in one
+    edit; a last ``forgec <command>: error:`` line names the file.
+    """
+    from forgec.lint import Finding
+    from forgec.output.concise import format_finding
+
+    display = exc.path or "<context>"
+    problems = list(getattr(exc, "problems", None) or ())
+    if not problems:  # pragma: no cover - every ContextError carries at least its own problem
+        fail(str(exc))
+    for diagnostic in problems:
+        click.echo(format_finding(display, Finding(diagnostic, diagnostic.level)), err=True)
+    count = f"{len(problems)} problem" + ("" if len(problems) == 1 else "s")
+    fail(f"the context file {display} cannot be used ({count})")

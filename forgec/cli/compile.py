@@ -15,6 +15,7 @@ import click
 
 from forgec.cli._common import (
     config_start,
+    echo_context_errors,
     echo_load_errors,
     fail,
     load_stdin_stack,
@@ -134,6 +135,7 @@ def compile_command(
     trust_plugins: bool = False,
 ) -> None:
     """Compile STACK and print the provider request body Pi would send (no network access)."""
+    from forgec.codecs.context import ContextError
     from forgec.emit import DEFAULT_SESSION_ID, build_payloads, compile_payload, report_payloads
     from forgec.emit.models import CatalogError, default_catalog, load_catalog
     from forgec.jscompat import json_stringify
@@ -166,6 +168,8 @@ def compile_command(
         doc = build_report(inputs, registry=plugins.registry, diagnostics_out=compile_diagnostics)
     except Exception as exc:  # the readers refuse the stack or context: report it, no traceback
         echo_plugin_diagnostics(plugins, "forgec compile")
+        if isinstance(exc, ContextError):
+            echo_context_errors(exc)
         fail(str(exc))
     plugins.note_untrusted(report_needs_plugin(doc))
     echo_plugin_diagnostics(plugins, "forgec compile")

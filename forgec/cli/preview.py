@@ -13,7 +13,14 @@ from typing import Any
 
 import click
 
-from forgec.cli._common import config_start, echo_load_errors, fail, load_stdin_stack, no_traceback
+from forgec.cli._common import (
+    config_start,
+    echo_context_errors,
+    echo_load_errors,
+    fail,
+    load_stdin_stack,
+    no_traceback,
+)
 from forgec.cli._plugins import (
     echo_plugin_diagnostics,
     plugin_setup_for,
@@ -75,6 +82,7 @@ def preview(
       forgec preview coding.json --context ctx.yaml --format markdown
       forgec preview coding.json --context ctx.json --format json > report.json
     """
+    from forgec.codecs.context import ContextError
     from forgec.jscompat import dumps_report
     from forgec.preview import preview_diagnostics, render_markdown, render_rich, render_text
     from forgec.report import compile_report, load_for_report
@@ -91,6 +99,8 @@ def preview(
         report = compile_report(inputs, payloads=(fmt == "json"), registry=plugins.registry)
     except Exception as exc:  # a context or stack the readers refuse: report it, never a traceback
         echo_plugin_diagnostics(plugins, "forgec preview")
+        if isinstance(exc, ContextError):
+            echo_context_errors(exc)
         fail(str(exc))
 
     plugins.note_untrusted(report_needs_plugin(report))

@@ -88,6 +88,9 @@ def _plugins(paths: tuple[Path, ...], trust_plugins: bool) -> PluginSetup:
 
 def _run(action: str, paths: tuple[Path, ...], context: Path | None, trust_plugins: bool) -> None:
     """Check or update every stack; one line per stack, diffs under changed ones."""
+    from forgec.codecs.context import ContextError
+    from forgec.lint import Finding
+    from forgec.output.concise import format_finding
     from forgec.snapshots import SnapshotError, check, update
     from forgec.textsafe import escape_controls
 
@@ -95,12 +98,22 @@ def _run(action: str, paths: tuple[Path, ...], context: Path | None, trust_plugi
     registry = _plugins(paths, trust_plugins).registry
     run = update if action == "update" else check
     failed = problems = 0
+    bad_contexts: set[str | None] = set()
     for stack in stacks:
         try:
             result = run(stack, context, registry=registry)
         except SnapshotError as exc:
             click.echo(f"forgec snapshot: error: {escape_controls(str(exc))}", err=True)
             problems += 1
+            continue
+        except ContextError as exc:  # every problem of the context, once per context file
+            problems += 1
+            if exc.path not in bad_contexts:
+                bad_contexts.add(exc.path)
+                for diagnostic in exc.problems:
+                    click.echo(format_finding(exc.path or "<context>", Finding(diagnostic, diagnostic.level)), err=True)
+            click.echo(f"forgec snapshot: error: {escape_controls(_shown(stack))}: the context file "
+                       f"{escape_controls(exc.path or '<context>')} cannot be used", err=True)
             continue
         shown, golden = _shown(stack), _shown(result.golden)
         if result.status == "same":

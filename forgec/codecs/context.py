@@ -3,8 +3,9 @@
 A context file is the snapshot Pi hands pi-forge — options, base prompt, model, conversation —
 written down as JSON (or YAML).  The reference runner refuses a context with an unknown field or a
 value of the wrong type (so a typo never silently becomes a default, compile-core §16.15(c)); forgec
-refuses it the same way, with a message that names the field.  :meth:`Context.runtime` then builds
-the :class:`~forgec.runtime.Runtime` exactly as the reference runner builds pi-forge's
+refuses it the same way, with a message that names the field; it reports every such problem at
+once (FG011, each at its line and column for a file), so one edit fixes them all.
+:meth:`Context.runtime` then builds the :class:`~forgec.runtime.Runtime` exactly as the reference runner builds pi-forge's
 ``PromptRuntime`` ("How the reference runner builds the runtime").
 
 The checks are hand-written rather than delegated to ``jsonschema``: they must name the field in
@@ -19,8 +20,9 @@ import difflib
 import os
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NoReturn
 
+from forgec.diagnostics import Diagnostic
 from forgec.jscompat import json_stringify
 from forgec.runtime import Runtime
 from forgec.variables import VariableStore
@@ -79,7 +81,14 @@ _DATE_ONLY_Z = re.compile(r"(?P<year>[+-]\d{6}|\d{4})(?:-(?P<month>\d{2})(?:-(?P
 
 
 class ContextError(Exception):
-    """A context file forgec refuses. ``str(error)`` is the user-facing message."""
+    """A context file forgec refuses.
+
+    ``problems`` lists *every* problem found, in the order the fields are checked, as error
+    :class:`~forgec.diagnostics.Diagnostic` objects (FG011 ``invalid-context`` for a rule of the
+    format, the FG0xx reading code when the file could not be read), each with its ``pointer``
+    and, for a file on disk, its ``span``.  ``str(error)`` and the other attributes describe the
+    first problem, as they did when reading stopped there.
+    """
 
     def __init__(
         self,
@@ -89,14 +98,23 @@ class ContextError(Exception):
         pointer: tuple[str | int, ...] = (),
         code: str | None = None,
         position: tuple[int, int] | None = None,
+        problems: list[Diagnostic] | None = None,
     ) -> None:
         self.path = path
         self.pointer = pointer
         self.detail = message
         #: the FG0xx code of a reading problem (the file does not parse, is too large…), else None
         self.code = code
-        #: 1-based ``(line, column)`` of a reading problem, when known
+        #: 1-based ``(line, column)`` of the first problem, when known
         self.position = position
+        if problems is None:
+            from forgec.diagnostics import Span
+            from forgec.rules import loader as codes
+
+            span = None if position is None else Span(path or "<context>", *position, *position)
+            problems = [Diagnostic("error", message, code or codes.CONTEXT_INVALID, pointer=pointer, span=span)]
+        #: every problem, first one first (see the class docstring)
+        self.problems: list[Diagnostic] = problems
         if code is not None:  # the diagnostic line every command prints: path:line:col: FGnnn [error] …
             line, column = position or (1, 1)
             text = f"{path or '<context>'}:{line}:{column}: {code} [error] {message}"
@@ -198,22 +216,37 @@ def _field_name(pointer: tuple[str | int, ...]) -> str:
     return out
 
 
+#: one problem found by the checks: (pointer, message, whether the position is the key's)
+_Problem = tuple[tuple[str | int, ...], str, bool]
+
+
 class _Checker:
-    def __init__(self, path: str | None) -> None:
-        self.path = path
+    """Runs every check and collects the problems instead of stopping at the first.
 
-    def fail(self, pointer: tuple[str | int, ...], message: str) -> ContextError:
-        return ContextError(f"{_field_name(pointer)} {message}", path=self.path, pointer=pointer)
+    A check that finds a value of the wrong type reports it and skips the checks *inside* that
+    value (a ``now`` that is not a string is not parsed; ``tools`` that is not an array is not
+    walked), so one mistake is one problem.  ``problems`` stays empty for a valid context, which
+    costs nothing extra: each check only appends when it fails.
+    """
 
-    def expect(self, ok: bool, pointer: tuple[str | int, ...], expected: str, value: Any) -> None:
+    __slots__ = ("problems",)
+
+    def __init__(self) -> None:
+        self.problems: list[_Problem] = []
+
+    def fail(self, pointer: tuple[str | int, ...], message: str) -> None:
+        self.problems.append((pointer, f"{_field_name(pointer)} {message}", False))
+
+    def expect(self, ok: bool, pointer: tuple[str | int, ...], expected: str, value: Any) -> bool:
         if not ok:
-            raise self.fail(pointer, f"must be {expected}, got {_describe(value)}")
+            self.fail(pointer, f"must be {expected}, got {_describe(value)}")
+        return ok
 
     def unknown_keys(
         self, obj: dict[str, Any], allowed: tuple[str, ...], where: tuple[str | int, ...]
     ) -> None:
         for key in obj:
-            if key in allowed:
+            if key in allowed or not isinstance(key, str):  # a non-string key is reported by string_keys
                 continue
             guess = difflib.get_close_matches(key, allowed, n=1)
             hint = f' (did you mean "{guess[0]}"?)' if guess else ""
@@ -223,9 +256,7 @@ class _Checker:
                 else f'{_field_name(where)} has an unknown field "{key}"'
             )
             allowed_text = ", ".join(a for a in allowed if a != "$comment")
-            raise ContextError(
-                f"{label}{hint}; allowed fields: {allowed_text}", path=self.path, pointer=(*where, key)
-            )
+            self.problems.append(((*where, key), f"{label}{hint}; allowed fields: {allowed_text}", True))
 
     def string_keys(self, obj: dict[Any, Any], pointer: tuple[str | int, ...]) -> None:
         try:
@@ -235,16 +266,18 @@ class _Checker:
             pass
         for key in obj:
             if not isinstance(key, str):
-                raise self.fail(pointer, f"has a key that is not a string: {key!r}")
+                self.fail(pointer, f"has a key that is not a string: {key!r}")
 
     # The checks below run for every tool, skill and message of every compile, so the pointer of
     # an entry is only built once something is wrong with it.
 
-    def objects(self, value: Any, pointer: tuple[str | int, ...]) -> list[dict[str, Any]]:
-        self.expect(isinstance(value, list), pointer, "an array of objects", value)
+    def objects(self, value: Any, pointer: tuple[str | int, ...]) -> list[Any]:
+        """``value`` when it is an array (its entries that are not objects reported), else ``[]``."""
+        if not self.expect(isinstance(value, list), pointer, "an array of objects", value):
+            return []
         for index, entry in enumerate(value):
             if not isinstance(entry, dict):
-                raise self.fail((*pointer, index), f"must be an object, got {_describe(entry)}")
+                self.fail((*pointer, index), f"must be an object, got {_describe(entry)}")
         return value
 
     def string_field(self, obj: dict[str, Any], key: str, pointer: tuple[str | int, ...]) -> None:
@@ -252,8 +285,9 @@ class _Checker:
         if isinstance(value, str):
             return
         if key not in obj:
-            raise self.fail(pointer, f'needs a string "{key}"')
-        raise self.fail((*pointer, key), f"must be a string, got {_describe(value)}")
+            self.fail(pointer, f'needs a string "{key}"')
+        else:
+            self.fail((*pointer, key), f"must be a string, got {_describe(value)}")
 
     def string_fields(self, obj: dict[str, Any], keys: tuple[str, ...], pointer: tuple[str | int, ...]) -> None:
         for key in keys:
@@ -261,36 +295,41 @@ class _Checker:
                 self.string_field(obj, key, pointer)
 
 
-def _validate(data: Any, path: str | None) -> tuple[str, int] | None:
-    """Apply every rule of context-format.md; raise :class:`ContextError` on the first violation.
+def _validate(data: Any, path: str | None, document: Any = None) -> tuple[str, int] | None:
+    """Apply every rule of context-format.md; raise :class:`ContextError` listing every violation.
 
     Returns ``(now, epoch ms)`` when the context sets ``now`` (parsed here anyway), else None.
+    ``document``: the :class:`~forgec.source.SourceDocument` ``data`` was read from, used only to
+    give the problems their line and column.
     """
     instant: tuple[str, int] | None = None
-    check = _Checker(path)
+    check = _Checker()
     if not isinstance(data, dict):
-        raise ContextError(f"a context must be a JSON object, got {_describe(data)}", path=path)
+        check.problems.append(((), f"a context must be a JSON object, got {_describe(data)}", False))
+        _refuse(check.problems, path, document)
     check.string_keys(data, ())
     if not _FIELD_SET.issuperset(data):
         check.unknown_keys(data, _FIELDS, ())
 
     if "now" in data:
         now = data["now"]
-        check.expect(
+        if check.expect(
             isinstance(now, str), ("now",), 'an ISO date-time string such as "2026-03-14T09:26:53+01:00"', now
-        )
-        now_ms = parse_instant(now)
-        if now_ms is None:
-            raise check.fail(
-                ("now",),
-                f"must be a date-time ending in Z or ±HH:MM (e.g. 2026-03-14T09:26:53+01:00), got {_describe(now)}",
-            )
-        instant = (now, now_ms)
+        ):
+            now_ms = parse_instant(now)
+            if now_ms is None:
+                check.fail(
+                    ("now",),
+                    f"must be a date-time ending in Z or ±HH:MM (e.g. 2026-03-14T09:26:53+01:00), got {_describe(now)}",
+                )
+            else:
+                instant = (now, now_ms)
     if "timezone" in data:
         zone = data["timezone"]
-        check.expect(isinstance(zone, str) and zone != "", ("timezone",), "a non-empty IANA zone name", zone)
-        if not _zone_known(zone):
-            raise check.fail(
+        if check.expect(
+            isinstance(zone, str) and zone != "", ("timezone",), "a non-empty IANA zone name", zone
+        ) and not _zone_known(zone):
+            check.fail(
                 ("timezone",),
                 f'names no known time zone: "{zone}" (use an IANA name such as "Europe/Berlin")',
             )
@@ -306,15 +345,19 @@ def _validate(data: Any, path: str | None) -> tuple[str, int] | None:
         _validate_model(check, data["model"])
     if "tools" in data:
         for index, tool in enumerate(check.objects(data["tools"], ("tools",))):
-            _validate_tool(check, tool, index)
+            if isinstance(tool, dict):
+                _validate_tool(check, tool, index)
     if "skills" in data:
         for index, skill in enumerate(check.objects(data["skills"], ("skills",))):
-            check.string_fields(skill, _SKILL_STRINGS, ("skills", index))
+            if isinstance(skill, dict):
+                check.string_fields(skill, _SKILL_STRINGS, ("skills", index))
     if "contextFiles" in data:
         for index, entry in enumerate(check.objects(data["contextFiles"], ("contextFiles",))):
-            check.string_fields(entry, _CONTEXT_FILE_STRINGS, ("contextFiles", index))
-    if "variables" in data:
-        check.expect(isinstance(data["variables"], dict), ("variables",), "an object", data["variables"])
+            if isinstance(entry, dict):
+                check.string_fields(entry, _CONTEXT_FILE_STRINGS, ("contextFiles", index))
+    if "variables" in data and check.expect(
+        isinstance(data["variables"], dict), ("variables",), "an object", data["variables"]
+    ):
         check.string_keys(data["variables"], ("variables",))
     for key in ("messages", "finalizeMessages"):
         if key in data:
@@ -330,16 +373,34 @@ def _validate(data: Any, path: str | None) -> tuple[str, int] | None:
             check.expect(
                 False, ("thinkingLevel",), "one of " + ", ".join(f'"{level}"' for level in THINKING_LEVELS), value
             )
+    if check.problems:
+        _refuse(check.problems, path, document)
     return instant
 
 
+def _refuse(problems: list[_Problem], path: str | None, document: Any) -> NoReturn:
+    """Raise :class:`ContextError` with every problem, positioned when ``document`` is known.
+
+    Positions are looked up only here, so a valid context never pays for them.  A problem about a
+    field that should not be there points at its key; one about a missing field, at the object
+    that lacks it (:meth:`~forgec.source.SourceDocument.locate` falls back to the nearest ancestor).
+    """
+    from forgec.rules import loader as codes
+
+    diagnostics: list[Diagnostic] = []
+    for pointer, message, at_key in problems:
+        span = document.locate(pointer, key=at_key) if document is not None else None
+        diagnostics.append(Diagnostic("error", message, codes.CONTEXT_INVALID, pointer=pointer, span=span))
+    first = diagnostics[0]
+    position = (first.span.line, first.span.column) if first.span is not None else None
+    raise ContextError(first.message, path=path, pointer=problems[0][0], position=position, problems=diagnostics)
+
+
 def _validate_model(check: _Checker, model: Any) -> None:
-    check.expect(
+    if check.expect(
         model is None or isinstance(model, dict), ("model",), "null or an object {provider, id, api}", model
-    )
-    if model is None:
-        return
-    check.string_fields(model, _MODEL_STRINGS, ("model",))
+    ) and model is not None:
+        check.string_fields(model, _MODEL_STRINGS, ("model",))
 
 
 def _validate_tool(check: _Checker, tool: dict[str, Any], index: int) -> None:
@@ -353,10 +414,10 @@ def _validate_tool(check: _Checker, tool: dict[str, Any], index: int) -> None:
             check.expect(False, ("tools", index, "snippet"), "a string or null", value)
     if "guidelines" in tool:
         value = tool["guidelines"]
-        check.expect(isinstance(value, list), ("tools", index, "guidelines"), "an array of strings", value)
-        for position, line in enumerate(value):
-            if not isinstance(line, str):
-                check.expect(False, ("tools", index, "guidelines", position), "a string", line)
+        if check.expect(isinstance(value, list), ("tools", index, "guidelines"), "an array of strings", value):
+            for position, line in enumerate(value):
+                if not isinstance(line, str):
+                    check.expect(False, ("tools", index, "guidelines", position), "a string", line)
     if "active" in tool and not isinstance(tool["active"], bool):
         check.expect(False, ("tools", index, "active"), "true or false", tool["active"])
     if "description" in tool and not isinstance(tool["description"], str):
@@ -569,11 +630,13 @@ def _parse_json(text: str, path: str | None) -> Any:
     return _document_data(parse_source_text(text, path or "<context>", "json"), path)
 
 
-def _read(source: str | os.PathLike[str]) -> tuple[Any, str]:
+def _read(source: str | os.PathLike[str]) -> tuple[Any, str, Any]:
+    """The parsed data, its label (the path as given) and the document (for positions)."""
     from forgec.source import read_source
 
     label = str(source)
-    return _document_data(read_source(source, allow_bom=True), label), label
+    document = read_source(source, allow_bom=True)
+    return _document_data(document, label), label, document
 
 
 def sample_context_path() -> Any:
@@ -586,16 +649,18 @@ def sample_context_path() -> Any:
 def load_context(source: str | os.PathLike[str] | dict[str, Any] | None) -> Context:
     """Read, validate and complete a context. ``None`` gives the built-in sample context.
 
-    Raises :class:`ContextError` (never anything else) for unreadable or invalid input.
+    Raises :class:`ContextError` (never anything else) for unreadable or invalid input; its
+    ``problems`` list every rule the context breaks, with line and column for a file.
     """
+    document = None
     if source is None:
         text = sample_context_path().read_text(encoding="utf-8")
         data, label = _parse_json(text, "<built-in sample context>"), None
     elif isinstance(source, (str, os.PathLike)):
-        data, label = _read(source)
+        data, label, document = _read(source)
     else:  # already-parsed data (anything but an object is refused below)
         data, label = source, None
-    now = _validate(data, label)
+    now = _validate(data, label, document)
     context = Context(data=_with_defaults(data, owned=not isinstance(source, dict)), source=label)
     if now is not None:
         context._now = now

@@ -22,6 +22,7 @@ YAML_UNSUPPORTED_VALUE = "FG007"
 YAML_VALUE_CONVERTED = "FG008"
 BYTE_ORDER_MARK = "FG009"
 INVALID_UTF8 = "FG010"
+CONTEXT_INVALID = "FG011"
 
 # --- FG1xx: raw shape checks (§10.3) -------------------------------------------------------------
 STACK_ID_MISSING = "FG101"
@@ -118,6 +119,13 @@ _RULES: tuple[tuple[str, str, str, str, str, str, bool], ...] = (
      "The file holds bytes that are not valid UTF-8. pi-forge reads them silently as U+FFFD, "
      "so the text it uses differs from what was written; re-save the file as UTF-8.",
      "{\"id\": \"caf\\xe9\", \"items\": []}  (a Latin-1 byte E9)", '{"id": "café", "items": []}', False),
+    (CONTEXT_INVALID, "invalid-context", "error",
+     "A context file (--context, the pytest fixture's context=) breaks a rule of the context format: "
+     "an unknown field, a value of the wrong type, a date-time without offset, an unknown time zone. "
+     "Every problem is reported, each at its line and column; the command exits with code 2.",
+     '{"now": "2026-03-14 09:26", "timeZone": "Europe/Berlin", "tools": [{"name": "read", "active": "yes"}]}',
+     '{"now": "2026-03-14T09:26:00+01:00", "timezone": "Europe/Berlin", "tools": [{"name": "read", "active": true}]}',
+     False),
     (STACK_ID_MISSING, "stack-id-missing", "error",
      "The stack has no id, or it is not a non-blank string (the file name is used instead).",
      '{"schemaVersion": 1, "items": []}', '{"schemaVersion": 1, "id": "writer", "items": []}', True),

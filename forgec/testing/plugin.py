@@ -47,10 +47,19 @@ def forgec_compile(request: pytest.FixtureRequest) -> Callable[..., Any]:
                 stack_path, context_path, target=target, model=model, registry=registry,
                 require_usable=not allow_errors,
             )
-        except (SnapshotError, ContextError) as exc:
+        except SnapshotError as exc:
             pytest.fail(f"forgec_compile: {exc}", pytrace=False)
+        except ContextError as exc:  # every problem, one ``path:line:col: FG011 [error] …`` line each
+            pytest.fail("forgec_compile: the context file cannot be used:\n" + _context_lines(exc), pytrace=False)
 
     return compile_
+
+
+def _context_lines(exc: Any) -> str:
+    from forgec.lint import Finding
+    from forgec.output.concise import format_finding
+
+    return "\n".join(format_finding(exc.path or "<context>", Finding(d, d.level)) for d in exc.problems)
 
 
 def _trusted_registry(trust: bool | Iterable[str]) -> Any:
