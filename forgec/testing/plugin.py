@@ -42,15 +42,18 @@ def forgec_compile(request: pytest.FixtureRequest) -> Callable[..., Any]:
         context_path = base / context if context is not None else None
         if registry is None and trust_plugins is not False:
             registry = _trusted_registry(trust_plugins)
+        # The failure is raised outside the ``except`` blocks so pytest shows only forgec's message,
+        # not the internal exception it replaces ("During handling of the above exception…").
         try:
             return compile_for_snapshot(
                 stack_path, context_path, target=target, model=model, registry=registry,
                 require_usable=not allow_errors,
             )
         except SnapshotError as exc:
-            pytest.fail(f"forgec_compile: {exc}", pytrace=False)
+            message = f"forgec_compile: {exc}"
         except ContextError as exc:  # every problem, one ``path:line:col: FG011 [error] …`` line each
-            pytest.fail("forgec_compile: the context file cannot be used:\n" + _context_lines(exc), pytrace=False)
+            message = "forgec_compile: the context file cannot be used:\n" + _context_lines(exc)
+        pytest.fail(message, pytrace=False)
 
     return compile_
 
