@@ -9,29 +9,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from compiler.spec_history import observed_history
+
 from forgec.report import compile_report
-
-
-def _history() -> list[dict[str, Any]]:
-    """The history of §8.3's 'Observed' paragraph."""
-    return [
-        {"role": "compactionSummary", "summary": "S1", "tokensBefore": 10},
-        {"role": "user", "content": "q1"},
-        {
-            "role": "assistant",
-            "content": [
-                {"type": "thinking", "thinking": "t"},
-                {"type": "text", "text": "a1"},
-                {"type": "toolCall", "id": "c1", "name": "read", "arguments": {}},
-            ],
-        },
-        {"role": "toolResult", "toolCallId": "c1", "content": [{"type": "text", "text": "r1"}]},
-        {"role": "assistant", "content": [{"type": "toolCall", "id": "c2", "name": "ls", "arguments": {}}]},
-        {"role": "toolResult", "toolCallId": "c2", "content": [{"type": "text", "text": "r2"}]},
-        {"role": "assistant", "content": [{"type": "thinking", "thinking": "only thinking here......."}]},
-        {"role": "branchSummary", "summary": "B1", "fromId": "x"},
-        {"role": "user", "content": "q2"},
-    ]
 
 
 def _report(items: list[dict[str, Any]], messages: list[Any], **stack: Any) -> dict[str, Any]:
@@ -47,7 +27,7 @@ def _slot(options: dict[str, Any] | None = None, **extra: Any) -> dict[str, Any]
 
 
 def _run(options: dict[str, Any], messages: list[Any] | None = None) -> tuple[list[Any], list[dict[str, Any]]]:
-    report = _report([_slot(options)], _history() if messages is None else messages)
+    report = _report([_slot(options)], observed_history() if messages is None else messages)
     return report["messages"]["messages"], report["messages"]["diagnostics"]
 
 

@@ -10,10 +10,15 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from macros.spec_examples import LATEST_USER_MESSAGE, SESSION_TOPIC, SPEC_EXAMPLES
 
 from forgec.report import compile_report
 
-CTX: dict[str, Any] = {"variables": {"topic": "session topic"}, "tools": [{"name": "read"}]}
+CTX: dict[str, Any] = {
+    "variables": {"topic": SESSION_TOPIC},
+    "tools": [{"name": "read"}],
+    "latestUserMessage": LATEST_USER_MESSAGE,
+}
 
 
 def _compile(content: str, ctx: dict[str, Any] | None = None, **stack: Any) -> dict[str, Any]:
@@ -34,55 +39,10 @@ def _render(content: str) -> tuple[str, list[str]]:
     return prompt[1:-1], [d["message"] for d in report["system"]["diagnostics"]]
 
 
-# §3.1 scanning table, §3.5 "additional observed examples", §16.6, §16.9, §16.13
-TABLE = [
-    ("a {{ b", "a {{ b", []),
-    ("x }} y", "x }} y", []),
-    ("{{}}", "{{}}", []),
-    ("{{  }}", "{{  }}", []),
-    ("{{::x}}", "{{::x}}", []),
-    ("{{ cwd }}", "/home/dev/project", []),
-    ("{{cwd}}}", "/home/dev/project}", []),
-    ("{{a{{b}}", "{{a{{b}}", ["Unresolved macro: {{b}}"]),
-    ("{{{cwd}}}", "{{{cwd}}}", ["Unresolved macro: {{{cwd}}"]),
-    ("{{upper::{{zz}}}}", "{{ZZ}}", ["Unresolved macro: {{zz}}"]),
-    ("{{getvar}}", "{{getvar}}", ["Unresolved macro: {{getvar}}"]),
-    ("{{setvar::::x}}", "{{setvar::::x}}", ["Unresolved macro: {{setvar::::x}}"]),
-    ("{{ifeq::topic}}", "{{ifeq::topic}}", ["Unresolved macro: {{ifeq::topic}}"]),
-    ("{{setvar::session}}", "{{setvar::session}}", ["Unresolved macro: {{setvar::session}}"]),
-    ("{{ifvar:: ::a::b}}", "{{ifvar:: ::a::b}}", ["Unresolved macro: {{ifvar:: ::a::b}}"]),
-    ("{{ifvar::nope::a}}", "", []),
-    ("{{setvar:: k :: v }}[{{k}}]", "[ v]", []),
-    ("{{setvar::turn::y::1::2}}[{{y}}]", "[1::2]", []),
-    ("{{setvar:: session ::q::v}}{{getsessionvar::q}}", "v", []),
-    ("{{setsessionvar::session::x::y}}{{getsessionvar::session}}", "x::y", []),
-    ("{{clearvar::session::topic}}[{{topic}}]", "[{{topic}}]", ["Unresolved macro: {{topic}}"]),
-    ("{{getvar::{{x}}}}", "", ["Unresolved macro: {{x}}"]),
-    ("{{ifeq::topic::session topic::EQ::NE}}", "EQ", []),
-    ("{{ifeq::topic:: session topic ::EQ::NE}}", "NE", []),
-    ("{{iftools:: read ::yes::no}}", "yes", []),
-    ("{{trim}}", "", []),
-    ("{{xml}}", "", []),
-    ("{{json::}}", '""', []),
-    ("{{Cwd}}", "{{Cwd}}", ["Unresolved macro: {{Cwd}}"]),
-    ("{{setvar::a::{{setvar::b::B}}A}}{{a}}{{b}}", "AB", []),
-    ('{{json::a"b\\c\n\t}}', '"a\\"b\\\\c"', []),
-    ("{{json::a\n\tb}}", '"a\\n\\tb"', []),
-    ("{{json:: x }}", '" x"', []),
-    ("{{xml::<&>\"'}}", "&lt;&amp;&gt;&quot;&apos;", []),
-    ("{{m}}{{m}}{{ m }}", "{{m}}{{m}}{{ m }}", ["Unresolved macro: {{m}}"]),
-    ("{{topic::ignored}}", "session topic", []),
-    ("{{ifeq::  ::a::b}}", "{{ifeq::  ::a::b}}", ["Unresolved macro: {{ifeq::  ::a::b}}"]),
-    ("{{setturnvar::::v}}", "{{setturnvar::::v}}", ["Unresolved macro: {{setturnvar::::v}}"]),
-    ("{{setsessionvar::  ::v}}", "{{setsessionvar::  ::v}}", ["Unresolved macro: {{setsessionvar::  ::v}}"]),
-    ("{{clearturnvar}}", "{{clearturnvar}}", ["Unresolved macro: {{clearturnvar}}"]),
-    ("{{clearsessionvar:: }}", "{{clearsessionvar:: }}", ["Unresolved macro: {{clearsessionvar::}}"]),
-]
-
-
-@pytest.mark.parametrize(("content", "output", "diagnostics"), TABLE)
-def test_spec_table_row(content: str, output: str, diagnostics: list[str]) -> None:
-    assert _render(content) == (output, diagnostics)
+@pytest.mark.parametrize(("content", "output", "unresolved"), SPEC_EXAMPLES)
+def test_spec_table_row(content: str, output: str, unresolved: list[str]) -> None:
+    """§3.1 scanning table, §3.5 "additional observed examples", §16.6, §16.9, §16.13."""
+    assert _render(content) == (output, [f"Unresolved macro: {{{{{e}}}}}" for e in unresolved])
 
 
 def test_unknown_macro_arguments_have_no_side_effects() -> None:
@@ -107,8 +67,7 @@ def test_ifeq_first_argument_side_effect_even_when_unresolved() -> None:
 
 def test_joined_args_recreate_separators() -> None:
     """§3.3: ``{{setvar::joined::prefix::{{lastUserMessage}}::suffix}}`` with ``middle::value``."""
-    ctx = {**CTX, "latestUserMessage": "middle::value"}
-    report = _compile("{{setvar::joined::prefix::{{lastUserMessage}}::suffix}}{{joined}}", ctx)
+    report = _compile("{{setvar::joined::prefix::{{lastUserMessage}}::suffix}}{{joined}}")
     assert report["system"]["prompt"] == "prefix::middle::value::suffix"
 
 

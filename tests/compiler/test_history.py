@@ -13,33 +13,13 @@ from forgec.passes.history import (
     role_of,
 )
 
-
-def _messages() -> list[dict[str, Any]]:
-    """The history of the §8.3 'Observed' paragraph."""
-    return [
-        {"role": "compactionSummary", "summary": "S1"},
-        {"role": "user", "content": "q1"},
-        {
-            "role": "assistant",
-            "content": [
-                {"type": "thinking", "thinking": "t"},
-                {"type": "text", "text": "a1"},
-                {"type": "toolCall", "id": "c1", "name": "read", "arguments": {}},
-            ],
-        },
-        {"role": "toolResult", "toolCallId": "c1", "content": [{"type": "text", "text": "r1"}]},
-        {"role": "assistant", "content": [{"type": "toolCall", "id": "c2", "name": "ls", "arguments": {}}]},
-        {"role": "toolResult", "toolCallId": "c2", "content": [{"type": "text", "text": "r2"}]},
-        {"role": "assistant", "content": [{"type": "thinking", "thinking": "only thinking here......."}]},
-        {"role": "branchSummary", "summary": "B1"},
-        {"role": "user", "content": "q2"},
-    ]
+from .spec_history import observed_history
 
 
 def _run(options: dict[str, Any], messages: list[Any] | None = None) -> tuple[list[Any], list[str]]:
     diagnostics: list[Diagnostic] = []
     item = {"kind": "slot", "id": "h", "slot": "chat-history", "options": options}
-    out = chat_history_pipeline(messages if messages is not None else _messages(), item, diagnostics)
+    out = chat_history_pipeline(messages if messages is not None else observed_history(), item, diagnostics)
     assert all(d.item_id == "h" for d in diagnostics)
     return out, [d.message for d in diagnostics]
 

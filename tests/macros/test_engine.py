@@ -11,59 +11,13 @@ from forgec.macros.grammar import parse
 from forgec.runtime import Runtime
 from forgec.variables import VariableStore
 
-RT = Runtime(options={"cwd": "/home/dev/project"}, latest_user_message="middle::value")
+from .spec_examples import LATEST_USER_MESSAGE, SESSION_TOPIC, SPEC_EXAMPLES
 
-# (input, output, unresolved expressions) -- §3.1 and §3.5 tables, session topic = "session topic"
-SPEC = [
-    ("a {{ b", "a {{ b", []),
-    ("x }} y", "x }} y", []),
-    ("{{}}", "{{}}", []),
-    ("{{  }}", "{{  }}", []),
-    ("{{::x}}", "{{::x}}", []),
-    ("{{ cwd }}", "/home/dev/project", []),
-    ("{{cwd}}}", "/home/dev/project}", []),
-    ("{{a{{b}}", "{{a{{b}}", ["b"]),
-    ("{{{cwd}}}", "{{{cwd}}}", ["{cwd"]),
-    ("{{upper::{{zz}}}}", "{{ZZ}}", ["zz"]),
-    ("{{getvar}}", "{{getvar}}", ["getvar"]),
-    ("{{setvar::::x}}", "{{setvar::::x}}", ["setvar::::x"]),
-    ("{{ifeq::topic}}", "{{ifeq::topic}}", ["ifeq::topic"]),
-    ("{{setvar::session}}", "{{setvar::session}}", ["setvar::session"]),
-    ("{{ifvar:: ::a::b}}", "{{ifvar:: ::a::b}}", ["ifvar:: ::a::b"]),
-    ("{{ifvar::nope::a}}", "", []),
-    ("{{setvar:: k :: v }}[{{k}}]", "[ v]", []),
-    ("{{setvar::turn::y::1::2}}[{{y}}]", "[1::2]", []),
-    ("{{setvar:: session ::q::v}}{{getsessionvar::q}}", "v", []),
-    ("{{setsessionvar::session::x::y}}{{getsessionvar::session}}", "x::y", []),
-    ("{{clearvar::session::topic}}[{{topic}}]", "[{{topic}}]", ["topic"]),
-    ("{{getvar::{{x}}}}", "", ["x"]),
-    ("{{ifeq::topic::session topic::EQ::NE}}", "EQ", []),
-    ("{{ifeq::topic:: session topic ::EQ::NE}}", "NE", []),
-    ("{{iftools:: read ::yes::no}}", "yes", []),
-    ("{{trim}}", "", []),
-    ("{{xml}}", "", []),
-    ("{{json::}}", '""', []),
-    ("{{json}}", '""', []),
-    ("{{Cwd}}", "{{Cwd}}", ["Cwd"]),
-    ("{{setvar::a::{{setvar::b::B}}A}}{{a}}{{b}}", "AB", []),
-    ('{{json::a"b\\c\n\t}}', '"a\\"b\\\\c"', []),
-    ("{{json::a\n\tb}}", '"a\\n\\tb"', []),
-    ("{{json:: x }}", '" x"', []),
-    ("{{xml::<&>\"'}}", "&lt;&amp;&gt;&quot;&apos;", []),
-    ("{{m}}{{m}}{{ m }}", "{{m}}{{m}}{{ m }}", ["m"]),
-    ("{{setvar::joined::prefix::{{lastUserMessage}}::suffix}}{{joined}}", "prefix::middle::value::suffix", []),
-    ("A {{missing::{{setvar::touched::yes}}}} B", "A {{missing::{{setvar::touched::yes}}}} B", ["missing::{{setvar::touched::yes}}"]),
-    ("{{topic::ignored}}", "session topic", []),
-    ("{{setturnvar::::v}}", "{{setturnvar::::v}}", ["setturnvar::::v"]),
-    ("{{clearsessionvar:: }}", "{{clearsessionvar:: }}", ["clearsessionvar::"]),
-    ("a:::b {{upper::a:::b}}", "a:::b A", []),
-    ("{{upper::{{upper::x}}}}\r\n{{lower::Y}}\r\n", "X\r\ny\r\n", []),
-]
+RT = Runtime(options={"cwd": "/home/dev/project"}, latest_user_message=LATEST_USER_MESSAGE)
 
-
-@pytest.mark.parametrize(("text", "output", "unresolved"), SPEC)
+@pytest.mark.parametrize(("text", "output", "unresolved"), SPEC_EXAMPLES)
 def test_spec_examples(text: str, output: str, unresolved: list[str]) -> None:
-    store = VariableStore(session={"topic": "session topic"})
+    store = VariableStore(session={"topic": SESSION_TOPIC})
     out, diagnostics = expand_text(text, runtime=RT, store=store, selected_tools=["read"])
     assert out == output
     assert [d.message for d in diagnostics] == [f"Unresolved macro: {{{{{e}}}}}" for e in unresolved]
