@@ -15,6 +15,7 @@ Stack ids are at most :data:`MAX_ID_LENGTH` characters: the id names three files
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 from collections.abc import Callable, Iterator
@@ -203,7 +204,10 @@ def _run(
             codes.IMPORT_BAD_CHARACTER_ID,
             2,
         )
-    path = preset if preset.is_absolute() else Path.cwd() / preset
+    # pi-forge joins a relative path to the working directory with Node's ``path`` module, which
+    # also normalises it lexically (``sub/../x.json`` -> ``x.json``): the report's *Source file*
+    # line shows that normalised path, so forgec normalises the same way (never resolving links).
+    path = preset if preset.is_absolute() else Path(os.path.normpath(Path.cwd() / preset))
     if stack_id is None:
         from forgec.importers.sillytavern.preset import file_name_of, stack_id_of
 

@@ -7,9 +7,9 @@ model.  Both are pure and offline: no provider SDK is imported and no socket is 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ParamSpec
 
 from forgec.emit.convert import PayloadError, Request, convert_to_llm, output_token_cap
 from forgec.emit.models import API_ORDER, Catalog, CatalogError, Model, clamp_thinking_level, default_catalog
@@ -77,51 +77,6 @@ def _thinking_level(level: Any) -> str:
     return level if isinstance(level, str) and level else "off"
 
 
-def emit_body(
-    target: str,
-    system_prompt: str,
-    messages: list[Any],
-    tools: list[Any] | None,
-    thinking_level: str | None,
-    model: Model | str | None = None,
-    *,
-    catalog: Catalog | None = None,
-    session_id: str = DEFAULT_SESSION_ID,
-) -> dict[str, Any]:
-    """The request body ``target`` receives; raises :class:`PayloadError` where pi-ai would throw.
-
-    ``messages`` are pi-forge's compiled agent messages, ``tools`` the context tools (inactive ones
-    are skipped) and ``thinking_level`` the requested level, clamped to the model here.
-    """
-    return _emit(
-        target,
-        resolve_model(target, model, catalog),
-        system_prompt,
-        messages,
-        tools,
-        thinking_level,
-        session_id,
-    )[1]
-
-
-def _emit(
-    target: str,
-    model: Model,
-    system_prompt: str,
-    messages: list[Any],
-    tools: list[Any] | None,
-    thinking_level: str | None,
-    session_id: str,
-) -> tuple[str, dict[str, Any]]:
-    level = clamp_thinking_level(model, _thinking_level(thinking_level))
-    build = _builder(target)
-    llm_messages = convert_to_llm(messages)
-    active = active_tools(tools)
-    cap, estimate = output_token_cap(model, system_prompt, llm_messages, active)
-    request = Request(system_prompt, llm_messages, active, level, model, cap, estimate, session_id)
-    return level, build(request)
-
-
 @dataclass(slots=True)
 class PayloadResult:
     """One target's body (or pi-ai's error) with forgec's FG8xx findings about it."""
@@ -142,6 +97,42 @@ class PayloadResult:
         return entry
 
 
+@dataclass(frozen=True, slots=True)
+class _Prompt:
+    """What the host hands pi-ai besides the model: pi-forge's output and the context's tools/level."""
+
+    system_prompt: str
+    messages: list[Any]
+    tools: list[Any] | None
+    thinking_level: str | None
+    session_id: str
+
+
+def _run(target: str, model: Model, prompt: _Prompt) -> tuple[PayloadResult, Request | None]:
+    """Build one body: clamp the level (§3), convert (§2), cap (§3), then the API builder.
+
+    pi-ai failures become ``result.error``; so do malformed messages pi-ai would also trip over, so a
+    traceback never escapes.  The request is returned for the caller's diagnostics (``None`` when
+    the failure came before it was complete).
+    """
+    level = clamp_thinking_level(model, _thinking_level(prompt.thinking_level))
+    result = PayloadResult(model, level)
+    request: Request | None = None
+    try:
+        llm_messages = convert_to_llm(prompt.messages)
+        active = active_tools(prompt.tools)
+        cap, estimate = output_token_cap(model, prompt.system_prompt, llm_messages, active)
+        request = Request(
+            prompt.system_prompt, llm_messages, active, level, model, cap, estimate, prompt.session_id
+        )
+        result.body = _builder(target)(request)
+    except PayloadError as exc:
+        result.error = str(exc)
+    except (TypeError, KeyError, AttributeError, ValueError, IndexError) as exc:
+        result.error = f"{type(exc).__name__}: {exc}"
+    return result, request
+
+
 def compile_payload(
     target: str,
     system_prompt: str,
@@ -153,8 +144,10 @@ def compile_payload(
     catalog: Catalog | None = None,
     session_id: str = DEFAULT_SESSION_ID,
 ) -> PayloadResult:
-    """Like :func:`emit_body`, but never raises for pi-ai failures and explains clamps (FG80x).
+    """The body ``target`` receives for pi-forge's compiled agent ``messages``, the context ``tools``
+    (inactive ones are skipped) and the requested ``thinking_level`` (clamped to the model here).
 
+    Never raises for pi-ai failures (they are ``result.error``) and explains clamps (FG80x).
     :class:`CatalogError` (unknown model, wrong API) is still raised: that is a usage problem.
     """
     from forgec.diagnostics import Diagnostic
@@ -164,42 +157,61 @@ def compile_payload(
     if chosen.api != target:
         raise CatalogError(f"Model {chosen.key} uses the {chosen.api} API, not {target}")
     requested = _thinking_level(thinking_level)
-    level = clamp_thinking_level(chosen, requested)
-    result = PayloadResult(chosen, level)
-    if level != requested:
+    prompt = _Prompt(system_prompt, messages, tools, thinking_level, session_id)
+    result, request = _run(target, chosen, prompt)
+    if result.thinking_level != requested:
         result.diagnostics.append(
             Diagnostic(
                 "info",
-                f"Thinking level {requested} is not supported by {chosen.key}; Pi clamps it to {level}.",
+                f"Thinking level {requested} is not supported by {chosen.key}; "
+                f"Pi clamps it to {result.thinking_level}.",
                 rules.THINKING_LEVEL_CLAMPED,
                 extra=True,
             )
         )
-    try:
-        _, result.body = _emit(target, chosen, system_prompt, messages, tools, thinking_level, session_id)
-        llm = convert_to_llm(messages)
-        cap, estimate = output_token_cap(chosen, system_prompt, llm, active_tools(tools))
-        if cap < chosen.max_tokens:
-            result.diagnostics.append(
-                Diagnostic(
-                    "warning",
-                    f"Output-token cap lowered from {chosen.max_tokens} to {cap}: the context is estimated "
-                    f"at {int(estimate)} of {chosen.context_window} tokens.",
-                    rules.OUTPUT_CAP_CLAMPED,
-                    extra=True,
-                )
-            )
-    except PayloadError as exc:
-        result.error = str(exc)
+    if result.error is not None:
         result.diagnostics.append(
             Diagnostic(
                 "error",
-                f"pi-ai fails to build the {target} request: {exc}",
+                f"pi-ai fails to build the {target} request: {result.error}",
                 rules.PAYLOAD_REQUEST_FAILED,
                 extra=True,
             )
         )
+    elif request is not None and request.cap < chosen.max_tokens:
+        result.diagnostics.append(
+            Diagnostic(
+                "warning",
+                f"Output-token cap lowered from {chosen.max_tokens} to {request.cap}: the context is "
+                f"estimated at {int(request.estimate)} of {chosen.context_window} tokens.",
+                rules.OUTPUT_CAP_CLAMPED,
+                extra=True,
+            )
+        )
     return result
+
+
+_P = ParamSpec("_P")
+
+
+def _raising(build: Callable[_P, PayloadResult]) -> Callable[_P, dict[str, Any]]:
+    """:func:`compile_payload` with pi-ai's failure raised instead of returned (same parameters)."""
+
+    def emit_body(*args: _P.args, **kwargs: _P.kwargs) -> dict[str, Any]:
+        """The request body ``target`` receives; raises :class:`PayloadError` where pi-ai would throw.
+
+        Takes :func:`compile_payload`'s parameters: ``(target, system_prompt, messages, tools,
+        thinking_level, model=None, *, catalog=None, session_id=DEFAULT_SESSION_ID)``.
+        """
+        result = build(*args, **kwargs)
+        if result.error is not None or result.body is None:
+            raise PayloadError(result.error or "no body")
+        return result.body
+
+    return emit_body
+
+
+emit_body = _raising(compile_payload)
 
 
 def build_payloads(
@@ -215,22 +227,13 @@ def build_payloads(
 
     ``models`` is a catalog (its default model per API is used) or an explicit ``{api: Model}``.
     """
+    prompt = _Prompt(system_prompt, messages, tools, thinking_level, session_id)
     section: dict[str, Any] = {}
     for api in API_ORDER:
         catalog = models if isinstance(models, Catalog) else default_catalog()
         model = models[api] if isinstance(models, Mapping) else catalog.default_for(api)
-        level = clamp_thinking_level(model, _thinking_level(thinking_level))
-        entry: dict[str, Any] = {"model": model.ref, "thinkingLevel": level}
-        try:
-            entry["thinkingLevel"], entry["body"] = _emit(
-                api, model, system_prompt, messages, tools, thinking_level, session_id
-            )
-        except PayloadError as exc:
-            entry["error"] = str(exc)
-        except (TypeError, KeyError, AttributeError, ValueError, IndexError) as exc:
-            # Malformed messages pi-ai would also trip over; never let a traceback escape.
-            entry["error"] = f"{type(exc).__name__}: {exc}"
-        section[api] = entry
+        result, _ = _run(api, model, prompt)
+        section[api] = result.to_entry()
     return section
 
 

@@ -10,33 +10,26 @@ from __future__ import annotations
 from typing import Any, Final
 
 from forgec.emit.convert import (
-    PayloadError,
     Request,
     clamp_output,
-    images_of,
+    grouped_tool_results,
     is_blank,
-    js_property_error,
-    js_unsafe_id_chars,
+    is_tool_result_run,
+    join_item,
     part_type,
     parts_of,
     sanitize_surrogates,
-    text_of,
+    thinking_budget,
     transform_messages,
+    unique_by_name,
 )
-from forgec.emit.models import Model
-from forgec.jscompat import js_truthy, utf16_slice
+from forgec.emit.ids import anthropic_id
+from forgec.jscompat import js_truthy
 
-__all__ = ["build_body", "normalise_tool_call_id"]
+__all__ = ["build_body", "convert_messages", "convert_tools"]
 
 CACHE_CONTROL: Final = {"type": "ephemeral"}
 DEFAULT_BUDGETS: Final = {"minimal": 1024, "low": 2048, "medium": 8192, "high": 16384}
-
-
-def normalise_tool_call_id(call_id: Any, model: Model, msg: dict[str, Any]) -> Any:
-    """Anthropic accepts ``[A-Za-z0-9_-]{1,64}``."""
-    if not isinstance(call_id, str):
-        raise js_property_error(call_id, "replace")
-    return utf16_slice(js_unsafe_id_chars(call_id), 0, 64)
 
 
 def _image_block(part: dict[str, Any]) -> dict[str, Any]:
@@ -109,21 +102,27 @@ def _assistant(msg: dict[str, Any]) -> dict[str, Any] | None:
     return {"role": "assistant", "content": blocks}
 
 
+def _tool_result_content(parts: list[Any]) -> Any:
+    """pi-ai's ``convertContentBlocks``: without images, the ``text`` of every part joined with
+    ``\n`` (a part without text joins as ``""``); with images, one block per part (any non-text
+    part is an image), led by a placeholder when no text part exists."""
+    if not any(part_type(p) == "image" for p in parts):
+        return sanitize_surrogates(
+            "\n".join(join_item(p.get("text") if isinstance(p, dict) else None) for p in parts)
+        )
+    blocks = [
+        _text_block(p.get("text"))
+        if part_type(p) == "text"
+        else _image_block(p if isinstance(p, dict) else {})
+        for p in parts
+    ]
+    if not any(part_type(p) == "text" for p in parts):
+        blocks.insert(0, {"type": "text", "text": "(see attached image)"})
+    return blocks
+
+
 def _tool_result(msg: dict[str, Any]) -> dict[str, Any]:
-    parts = parts_of(msg)
-    images = images_of(parts)
-    content: Any
-    if not images:
-        content = sanitize_surrogates(text_of(parts))
-    else:
-        content = []
-        if not any(part_type(p) == "text" for p in parts):
-            content.append({"type": "text", "text": "(see attached image)"})
-        for part in parts:
-            if part_type(part) == "text":
-                content.append(_text_block(part.get("text")))
-            elif part_type(part) == "image":
-                content.append(_image_block(part))
+    content = _tool_result_content(parts_of(msg))
     block: dict[str, Any] = {"type": "tool_result"}
     if "toolCallId" in msg:
         block["tool_use_id"] = msg["toolCallId"]
@@ -135,21 +134,15 @@ def _tool_result(msg: dict[str, Any]) -> dict[str, Any]:
 
 def convert_messages(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
-    index = 0
-    while index < len(messages):
-        msg = messages[index]
-        role = msg.get("role")
-        if role == "toolResult":
-            results: list[dict[str, Any]] = []
-            while index < len(messages) and messages[index].get("role") == "toolResult":
-                results.append(_tool_result(messages[index]))
-                index += 1
-            out.append({"role": "user", "content": results})
+    for group in grouped_tool_results(messages):
+        if is_tool_result_run(group):
+            out.append({"role": "user", "content": [_tool_result(msg) for msg in group]})
             continue
+        msg = group[0]
+        role = msg.get("role")
         converted = _user(msg) if role == "user" else _assistant(msg) if role == "assistant" else None
         if converted is not None:
             out.append(converted)
-        index += 1
     if out and out[-1]["role"] == "user":
         last = out[-1]
         if isinstance(last["content"], str):
@@ -162,11 +155,8 @@ def convert_messages(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def convert_tools(tools: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    by_name: dict[str, dict[str, Any]] = {}
-    for tool in tools:
-        by_name[tool["name"]] = tool  # a later definition replaces an earlier one in its position
     out: list[dict[str, Any]] = []
-    for tool in by_name.values():
+    for tool in unique_by_name(tools):
         params = tool["parameters"] if isinstance(tool["parameters"], dict) else {}
         properties = params.get("properties")
         required = params.get("required")
@@ -190,7 +180,7 @@ def convert_tools(tools: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def build_body(req: Request) -> dict[str, Any]:
     """The ``anthropic-messages`` params for the section-2 messages (already clamped ``level``)."""
     system_prompt, tools, level, model, cap = req.system_prompt, req.tools, req.level, req.model, req.cap
-    messages = transform_messages(req.messages, model, normalise_tool_call_id)
+    messages = transform_messages(req.messages, model, anthropic_id)
     body: dict[str, Any] = {"model": model.id, "messages": convert_messages(messages), "max_tokens": cap}
     body["stream"] = True
     if system_prompt:
@@ -202,10 +192,7 @@ def build_body(req: Request) -> dict[str, Any]:
     if level == "off":
         body["thinking"] = {"type": "disabled"}
     else:
-        budgets = {**DEFAULT_BUDGETS, **model.thinking_budgets}
-        budget = budgets.get(level)
-        if budget is None:
-            raise PayloadError(f"Unsupported thinking level: {level}")
+        budget = thinking_budget(model, level, DEFAULT_BUDGETS)
         wanted = min(cap + budget, model.max_tokens)
         if wanted <= budget:
             budget = max(0, wanted - 1024)

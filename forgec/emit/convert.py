@@ -14,26 +14,34 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, Final
 
 from forgec.emit.models import Model
-from forgec.jscompat import UNDEFINED, js_len, js_number_to_string, js_trim, js_truthy, json_stringify
+from forgec.jscompat import UNDEFINED, is_number, js_len, js_string, js_trim, js_truthy, json_stringify
 
 __all__ = [
     "PayloadError",
     "Request",
     "convert_to_llm",
     "estimate_message_tokens",
+    "function_tool",
+    "grouped_tool_results",
     "is_blank",
+    "is_tool_result_run",
+    "join_item",
     "js_property_error",
     "js_unsafe_id_chars",
     "output_token_cap",
     "sanitize_surrogates",
     "short_hash",
     "text_of",
+    "thinking_budget",
+    "tool_output_text",
     "transform_messages",
+    "unique_by_name",
+    "user_parts",
 ]
 
 IdNormaliser = Callable[[Any, Model, dict[str, Any]], Any]
@@ -126,18 +134,21 @@ def part_type(part: Any) -> Any:
 
 def text_of(parts: list[Any]) -> str:
     """The texts of the ``text`` parts joined with ``\\n`` (tool-result conversion everywhere)."""
-    return "\n".join(_str(p.get("text")) for p in parts if part_type(p) == "text")
+    return "\n".join(join_item(p.get("text")) for p in parts if part_type(p) == "text")
 
 
-def _str(value: Any) -> str:
+def join_item(value: Any) -> str:
     """Array ``join`` conversion: ``null``/``undefined`` become ``""``."""
-    if value is None:
+    if value is None or value is UNDEFINED:
         return ""
-    if isinstance(value, str):
-        return value
-    from forgec.jscompat import js_string
+    return value if isinstance(value, str) else js_string(value)
 
-    return js_string(value)
+
+def _field_text(obj: dict[str, Any], key: str) -> str:
+    """``obj.key`` inside a template literal or ``+`` concatenation: a missing key prints ``undefined``
+    and ``null`` prints ``null`` (unlike ``join``, which prints both as ``""``)."""
+    value = obj.get(key, UNDEFINED)
+    return value if isinstance(value, str) else js_string(value)
 
 
 def images_of(parts: list[Any]) -> list[dict[str, Any]]:
@@ -145,7 +156,84 @@ def images_of(parts: list[Any]) -> list[dict[str, Any]]:
 
 
 def data_url(image: dict[str, Any]) -> str:
-    return f"data:{_str(image.get('mimeType'))};base64,{_str(image.get('data'))}"
+    """``data:${mimeType};base64,${data}`` (a missing field prints ``undefined``, as in JavaScript)."""
+    return f"data:{_field_text(image, 'mimeType')};base64,{_field_text(image, 'data')}"
+
+
+# --- pieces several API builders share (§5–§8) ----------------------------------------------------
+
+PartBuilder = Callable[[dict[str, Any]], dict[str, Any]]
+
+
+def user_parts(
+    msg: dict[str, Any], model: Model, text_part: PartBuilder, image_part: PartBuilder
+) -> list[dict[str, Any]] | None:
+    """A parts-list user message in an API's shapes: ``text`` parts through ``text_part``, every other
+    part through ``image_part`` (dropped for a model without image input); ``None`` when nothing is
+    left, which the Google and both OpenAI builders skip.  Anthropic also drops blank text, so it
+    has its own loop."""
+    parts: list[dict[str, Any]] = []
+    for part in parts_of(msg):
+        if part_type(part) == "text":
+            parts.append(text_part(part))
+        elif model.supports_images:
+            parts.append(image_part(part if isinstance(part, dict) else {}))
+    return parts or None
+
+
+def grouped_tool_results(messages: list[dict[str, Any]]) -> Iterator[list[dict[str, Any]]]:
+    """The messages in order, each alone, except that a run of consecutive ``toolResult`` messages
+    comes as one list: Anthropic (§5) sends a run as one user turn and Chat Completions (§7) follows
+    a run with one message holding its images."""
+    run: list[dict[str, Any]] = []
+    for msg in messages:
+        if msg.get("role") == "toolResult":
+            run.append(msg)
+            continue
+        if run:
+            yield run
+            run = []
+        yield [msg]
+    if run:
+        yield run
+
+
+def is_tool_result_run(group: list[dict[str, Any]]) -> bool:
+    return group[0].get("role") == "toolResult"
+
+
+def function_tool(tool: dict[str, Any]) -> dict[str, Any]:
+    """A tool as both OpenAI APIs declare it (§7 nests it under ``function``, §8 inlines it)."""
+    return {
+        "name": tool["name"],
+        "description": tool["description"],
+        "parameters": tool["parameters"],
+        "strict": False,
+    }
+
+
+def unique_by_name(tools: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Tools de-duplicated by name (Anthropic §5, Responses §8): a later definition replaces an
+    earlier one and takes its position, as ``Map.set`` on an existing key does."""
+    by_name: dict[Any, dict[str, Any]] = {}
+    for tool in tools:
+        by_name[tool["name"]] = tool
+    return list(by_name.values())
+
+
+def tool_output_text(text: str, has_images: bool) -> str:
+    """The two OpenAI APIs' tool-result text: the joined text, else a placeholder (§7, §8)."""
+    if text:
+        return text
+    return "(see attached image)" if has_images else "(no tool output)"
+
+
+def thinking_budget(model: Model, level: str, defaults: dict[str, int]) -> int:
+    """The token budget of ``level`` (API defaults, overridden by the catalog's ``thinkingBudgets``)."""
+    budget = {**defaults, **model.thinking_budgets}.get(level)
+    if budget is None:
+        raise PayloadError(f"Unsupported thinking level: {level}")
+    return budget
 
 
 # --- §2 host conversion --------------------------------------------------------------------------
@@ -166,17 +254,17 @@ def _with_timestamp(role_msg: dict[str, Any], source: dict[str, Any]) -> dict[st
 
 def bash_execution_text(msg: dict[str, Any]) -> str:
     """pi-coding-agent's ``bashExecutionToText``."""
-    text = f"Ran `{_str(msg.get('command'))}`\n"
+    text = f"Ran `{_field_text(msg, 'command')}`\n"
     output = msg.get("output")
-    text += f"```\n{_str(output)}\n```" if js_truthy(output) else "(no output)"
+    text += f"```\n{_field_text(msg, 'output')}\n```" if js_truthy(output) else "(no output)"
     exit_code = msg.get("exitCode")
+    # ``exitCode !== 0``: only the number 0 is exempt (``false`` or ``"0"`` still print)
     if js_truthy(msg.get("cancelled")):
         text += "\n\n(command cancelled)"
-    elif exit_code is not None and exit_code != 0:
-        shown = js_number_to_string(exit_code) if isinstance(exit_code, (int, float)) else _str(exit_code)
-        text += f"\n\nCommand exited with code {shown}"
+    elif exit_code is not None and not (is_number(exit_code) and exit_code == 0):
+        text += f"\n\nCommand exited with code {_field_text(msg, 'exitCode')}"
     if js_truthy(msg.get("truncated")) and js_truthy(msg.get("fullOutputPath")):
-        text += f"\n\n[Output truncated. Full output: {_str(msg.get('fullOutputPath'))}]"
+        text += f"\n\n[Output truncated. Full output: {_field_text(msg, 'fullOutputPath')}]"
     return text
 
 
@@ -195,10 +283,10 @@ def convert_to_llm(messages: list[Any]) -> list[dict[str, Any]]:
                 content = [{"type": "text", "text": content}]
             out.append(_with_timestamp({"role": "user", "content": content}, msg))
         elif role == "branchSummary":
-            text = _BRANCH_PREFIX + _str(msg.get("summary")) + "</summary>"
+            text = _BRANCH_PREFIX + _field_text(msg, "summary") + "</summary>"
             out.append(_with_timestamp({"role": "user", "content": [{"type": "text", "text": text}]}, msg))
         elif role == "compactionSummary":
-            text = _COMPACTION_PREFIX + _str(msg.get("summary")) + "\n</summary>"
+            text = _COMPACTION_PREFIX + _field_text(msg, "summary") + "\n</summary>"
             out.append(_with_timestamp({"role": "user", "content": [{"type": "text", "text": text}]}, msg))
         elif role == "bashExecution":
             if js_truthy(msg.get("excludeFromContext")):
@@ -248,19 +336,19 @@ def estimate_message_tokens(msg: dict[str, Any]) -> int:
         elif isinstance(content, list):
             for part in content:
                 if part_type(part) == "text":
-                    chars += js_len(_str(part.get("text")))
+                    chars += js_len(join_item(part.get("text")))
                 else:
                     chars += 4800
     elif role == "assistant" and isinstance(content, list):
         for part in content:
             kind = part_type(part)
             if kind == "text":
-                chars += js_len(_str(part.get("text")))
+                chars += js_len(join_item(part.get("text")))
             elif kind == "thinking":
-                chars += js_len(_str(part.get("thinking")))
+                chars += js_len(join_item(part.get("thinking")))
             elif isinstance(part, dict):
                 args = json_stringify(part["arguments"]) if "arguments" in part else None
-                chars += js_len(_str(part.get("name"))) + (9 if args is None else js_len(args))
+                chars += js_len(join_item(part.get("name"))) + (9 if args is None else js_len(args))
     return _ceil_quarter(chars)
 
 

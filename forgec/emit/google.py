@@ -11,7 +11,6 @@ import re
 from typing import Any, Final
 
 from forgec.emit.convert import (
-    PayloadError,
     Request,
     images_of,
     is_blank,
@@ -19,8 +18,11 @@ from forgec.emit.convert import (
     parts_of,
     sanitize_surrogates,
     text_of,
+    thinking_budget,
     transform_messages,
+    user_parts,
 )
+from forgec.emit.ids import identity_id
 from forgec.emit.models import Model
 from forgec.jscompat import js_truthy
 
@@ -28,10 +30,6 @@ __all__ = ["build_body"]
 
 DEFAULT_BUDGETS: Final = {"minimal": 128, "low": 2048, "medium": 8192, "high": 32768}
 _BASE64: Final = re.compile(r"[A-Za-z0-9+/]*={0,2}")
-
-
-def _identity(call_id: Any, model: Model, msg: dict[str, Any]) -> Any:
-    return call_id
 
 
 def _usable_signature(same_model: bool, signature: Any) -> str | None:
@@ -52,19 +50,12 @@ def _inline(part: dict[str, Any]) -> dict[str, Any]:
     return {"inlineData": data}
 
 
-def _user(msg: dict[str, Any]) -> dict[str, Any] | None:
+def _user(msg: dict[str, Any], model: Model) -> dict[str, Any] | None:
     content = msg.get("content")
     if isinstance(content, str):
         return {"role": "user", "parts": [{"text": sanitize_surrogates(content)}]}
-    parts = [
-        {"text": sanitize_surrogates(p.get("text"))}
-        if part_type(p) == "text"
-        else _inline(p if isinstance(p, dict) else {})
-        for p in parts_of(msg)
-    ]
-    if not parts:
-        return None
-    return {"role": "user", "parts": parts}
+    parts = user_parts(msg, model, lambda p: {"text": sanitize_surrogates(p.get("text"))}, _inline)
+    return None if parts is None else {"role": "user", "parts": parts}
 
 
 def _assistant(msg: dict[str, Any], model: Model) -> dict[str, Any] | None:
@@ -137,7 +128,9 @@ def convert_messages(messages: list[dict[str, Any]], model: Model) -> list[dict[
         if role == "toolResult":
             _tool_result(msg, model, contents)
             continue
-        converted = _user(msg) if role == "user" else _assistant(msg, model) if role == "assistant" else None
+        converted = (
+            _user(msg, model) if role == "user" else _assistant(msg, model) if role == "assistant" else None
+        )
         if converted is not None:
             contents.append(converted)
     return contents
@@ -146,7 +139,7 @@ def convert_messages(messages: list[dict[str, Any]], model: Model) -> list[dict[
 def build_body(req: Request) -> dict[str, Any]:
     """The ``generateContentStream`` parameters (without the ``abortSignal``)."""
     system_prompt, tools, level, model, cap = req.system_prompt, req.tools, req.level, req.model, req.cap
-    messages = transform_messages(req.messages, model, _identity)
+    messages = transform_messages(req.messages, model, identity_id)
     config: dict[str, Any] = {"maxOutputTokens": cap}
     if system_prompt:
         config["systemInstruction"] = sanitize_surrogates(system_prompt)
@@ -166,8 +159,6 @@ def build_body(req: Request) -> dict[str, Any]:
     if level == "off":
         config["thinkingConfig"] = {"thinkingBudget": 0}
     else:
-        budget = {**DEFAULT_BUDGETS, **model.thinking_budgets}.get(level)
-        if budget is None:
-            raise PayloadError(f"Unsupported thinking level: {level}")
+        budget = thinking_budget(model, level, DEFAULT_BUDGETS)
         config["thinkingConfig"] = {"includeThoughts": True, "thinkingBudget": budget}
     return {"model": model.id, "contents": convert_messages(messages, model), "config": config}

@@ -144,6 +144,10 @@ def load_catalog(path: str | Path, *, base: Catalog | None = None) -> Catalog:
     path = Path(path)
     try:
         doc = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:  # path:line:col, as every other file problem is reported
+        raise CatalogError(
+            f"{path}:{exc.lineno}:{exc.colno}: invalid JSON in model catalog: {exc.msg}"
+        ) from None
     except (OSError, ValueError) as exc:
         raise CatalogError(f"{path}: cannot read model catalog: {exc}") from None
     catalog = catalog_from_json(doc, source=str(path))

@@ -12,36 +12,24 @@ from typing import Any
 from forgec.emit.convert import (
     Request,
     data_url,
+    function_tool,
+    grouped_tool_results,
     images_of,
     is_blank,
-    js_property_error,
-    js_unsafe_id_chars,
+    is_tool_result_run,
     part_type,
     parts_of,
     sanitize_surrogates,
-    short_hash,
     text_of,
+    tool_output_text,
     transform_messages,
+    user_parts,
 )
+from forgec.emit.ids import completions_id
 from forgec.emit.models import Model
-from forgec.jscompat import js_len, js_truthy, json_stringify, utf16_slice
+from forgec.jscompat import js_truthy, json_stringify, utf16_slice
 
-__all__ = ["build_body", "normalise_tool_call_id"]
-
-
-def normalise_tool_call_id(call_id: Any, model: Model, msg: dict[str, Any]) -> Any:
-    """Ids with ``|`` (OpenAI Responses call|item pairs) are folded into 40 safe characters."""
-    if not isinstance(call_id, str):
-        raise js_property_error(call_id, "includes")
-    if "|" not in call_id:
-        return call_id
-    call, _, item = call_id.partition("|")
-    call = js_unsafe_id_chars(call)
-    item = js_unsafe_id_chars(item)
-    combined = f"{call}_{item}" if item else call
-    if js_len(combined) <= 40:
-        return combined
-    return utf16_slice(call, 0, 31) + "_" + short_hash(call_id)[:8]
+__all__ = ["build_body", "convert_messages"]
 
 
 def _image_url(part: dict[str, Any]) -> dict[str, Any]:
@@ -52,15 +40,10 @@ def _user(msg: dict[str, Any], model: Model) -> dict[str, Any] | None:
     content = msg.get("content")
     if isinstance(content, str):
         return {"role": "user", "content": sanitize_surrogates(content)}
-    parts: list[dict[str, Any]] = []
-    for part in parts_of(msg):
-        if part_type(part) == "text":
-            parts.append({"type": "text", "text": sanitize_surrogates(part.get("text"))})
-        elif model.supports_images:
-            parts.append(_image_url(part if isinstance(part, dict) else {}))
-    if not parts:
-        return None
-    return {"role": "user", "content": parts}
+    parts = user_parts(
+        msg, model, lambda p: {"type": "text", "text": sanitize_surrogates(p.get("text"))}, _image_url
+    )
+    return None if parts is None else {"role": "user", "content": parts}
 
 
 def _parse_json(text: str) -> Any:
@@ -122,8 +105,10 @@ def _tool_results(results: list[dict[str, Any]], model: Model) -> list[dict[str,
         parts = parts_of(msg)
         text = text_of(parts)
         found = images_of(parts) if model.supports_images else []
-        content = text if text else "(see attached image)" if found else "(no tool output)"
-        entry: dict[str, Any] = {"role": "tool", "content": sanitize_surrogates(content)}
+        entry: dict[str, Any] = {
+            "role": "tool",
+            "content": sanitize_surrogates(tool_output_text(text, bool(found))),
+        }
         if "toolCallId" in msg:
             entry["tool_call_id"] = msg["toolCallId"]
         out.append(entry)
@@ -150,21 +135,15 @@ def convert_messages(
             "developer" if model.compat.get("supportsDeveloperRole", True) and model.reasoning else "system"
         )
         out.append({"role": role, "content": sanitize_surrogates(system_prompt)})
-    index = 0
-    while index < len(messages):
-        msg = messages[index]
-        role = msg.get("role")
-        if role == "toolResult":
-            run: list[dict[str, Any]] = []
-            while index < len(messages) and messages[index].get("role") == "toolResult":
-                run.append(messages[index])
-                index += 1
-            out.extend(_tool_results(run, model))
+    for group in grouped_tool_results(messages):
+        if is_tool_result_run(group):
+            out.extend(_tool_results(group, model))
             continue
+        msg = group[0]
+        role = msg.get("role")
         converted = _user(msg, model) if role == "user" else _assistant(msg) if role == "assistant" else None
         if converted is not None:
             out.append(converted)
-        index += 1
     return out
 
 
@@ -180,7 +159,7 @@ def _has_tool_history(messages: list[dict[str, Any]]) -> bool:
 def build_body(req: Request) -> dict[str, Any]:
     """The Chat Completions body for the section-2 messages (already clamped ``level``)."""
     system_prompt, tools, level, model, cap = req.system_prompt, req.tools, req.level, req.model, req.cap
-    messages = transform_messages(req.messages, model, normalise_tool_call_id)
+    messages = transform_messages(req.messages, model, completions_id)
     compat = model.compat
     body: dict[str, Any] = {
         "model": model.id,
@@ -192,18 +171,7 @@ def build_body(req: Request) -> dict[str, Any]:
         body["store"] = False
     body[compat.get("maxTokensField", "max_completion_tokens")] = cap
     if tools:
-        body["tools"] = [
-            {
-                "type": "function",
-                "function": {
-                    "name": t["name"],
-                    "description": t["description"],
-                    "parameters": t["parameters"],
-                    "strict": False,
-                },
-            }
-            for t in tools
-        ]
+        body["tools"] = [{"type": "function", "function": function_tool(t)} for t in tools]
     elif _has_tool_history(req.messages):
         body["tools"] = []
     if model.base_url.startswith("https://api.openai.com"):

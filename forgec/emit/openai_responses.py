@@ -13,42 +13,27 @@ from forgec.emit.convert import (
     PayloadError,
     Request,
     data_url,
+    function_tool,
     images_of,
     js_property_error,
-    js_unsafe_id_chars,
     part_type,
     parts_of,
     sanitize_surrogates,
     short_hash,
     text_of,
+    tool_output_text,
     transform_messages,
+    unique_by_name,
+    user_parts,
 )
+from forgec.emit.ids import responses_id
 from forgec.emit.models import Model
 from forgec.jscompat import UNDEFINED, is_number, js_len, js_truthy, json_stringify, utf16_slice
 
-__all__ = ["DEFAULT_SESSION_ID", "build_body", "normalise_tool_call_id"]
+__all__ = ["DEFAULT_SESSION_ID", "build_body", "convert_input"]
 
 #: The session id the reference runner pins; Pi would use a fresh UUIDv7 per session.
 DEFAULT_SESSION_ID: Final = "01950000-0000-7000-8000-000000000000"
-
-
-def _part(text: str) -> str:
-    return utf16_slice(js_unsafe_id_chars(text), 0, 64).rstrip("_")
-
-
-def normalise_tool_call_id(call_id: Any, model: Model, msg: dict[str, Any]) -> Any:
-    """Sanitise ``call|item`` ids; items of turns from another provider/API get a hashed ``fc_`` id."""
-    if not isinstance(call_id, str):
-        raise js_property_error(call_id, "includes")
-    if "|" not in call_id:
-        return _part(call_id)
-    pieces = call_id.split("|")
-    call, item = pieces[0], pieces[1]
-    foreign = msg.get("provider") != model.provider or msg.get("api") != model.api
-    item = utf16_slice("fc_" + short_hash(item), 0, 64) if foreign else _part(item)
-    if not item.startswith("fc_"):
-        item = _part("fc_" + item)
-    return _part(call) + "|" + item
 
 
 def _parse_or_fail(text: str) -> Any:
@@ -61,6 +46,10 @@ def _parse_or_fail(text: str) -> Any:
         raise PayloadError(exc.reason) from None
 
 
+def _input_text(text: Any) -> dict[str, Any]:
+    return {"type": "input_text", "text": sanitize_surrogates(text)}
+
+
 def _input_image(part: dict[str, Any]) -> dict[str, Any]:
     return {"type": "input_image", "detail": "auto", "image_url": data_url(part)}
 
@@ -68,16 +57,9 @@ def _input_image(part: dict[str, Any]) -> dict[str, Any]:
 def _user(msg: dict[str, Any], model: Model) -> dict[str, Any] | None:
     content = msg.get("content")
     if isinstance(content, str):
-        return {"role": "user", "content": [{"type": "input_text", "text": sanitize_surrogates(content)}]}
-    parts: list[dict[str, Any]] = []
-    for part in parts_of(msg):
-        if part_type(part) == "text":
-            parts.append({"type": "input_text", "text": sanitize_surrogates(part.get("text"))})
-        elif model.supports_images:
-            parts.append(_input_image(part if isinstance(part, dict) else {}))
-    if not parts:
-        return None
-    return {"role": "user", "content": parts}
+        return {"role": "user", "content": [_input_text(content)]}
+    parts = user_parts(msg, model, lambda p: _input_text(p.get("text")), _input_image)
+    return None if parts is None else {"role": "user", "content": parts}
 
 
 def _text_id(signature: Any) -> tuple[Any, str | None]:
@@ -156,9 +138,9 @@ def _tool_result(msg: dict[str, Any], model: Model) -> dict[str, Any]:
     images = images_of(parts) if model.supports_images else []
     output: Any
     if not images:
-        output = sanitize_surrogates(text or "(no tool output)")
+        output = sanitize_surrogates(tool_output_text(text, False))
     else:
-        output = [{"type": "input_text", "text": sanitize_surrogates(text)}] if text else []
+        output = [_input_text(text)] if text else []
         output.extend(_input_image(i) for i in images)
     return {"type": "function_call_output", "call_id": call_id.split("|")[0], "output": output}
 
@@ -192,7 +174,7 @@ def convert_input(system_prompt: str, messages: list[dict[str, Any]], model: Mod
 def build_body(req: Request) -> dict[str, Any]:
     """The Responses API body for the section-2 messages (already clamped ``level``)."""
     model = req.model
-    messages = transform_messages(req.messages, model, normalise_tool_call_id)
+    messages = transform_messages(req.messages, model, responses_id)
     body: dict[str, Any] = {
         "model": model.id,
         "input": convert_input(req.system_prompt, messages, model),
@@ -202,19 +184,7 @@ def build_body(req: Request) -> dict[str, Any]:
         "max_output_tokens": max(req.cap, 16),
     }
     if req.tools:
-        by_name: dict[Any, dict[str, Any]] = {}
-        for tool in req.tools:
-            by_name[tool["name"]] = tool
-        body["tools"] = [
-            {
-                "type": "function",
-                "name": t["name"],
-                "description": t["description"],
-                "parameters": t["parameters"],
-                "strict": False,
-            }
-            for t in by_name.values()
-        ]
+        body["tools"] = [{"type": "function", **function_tool(t)} for t in unique_by_name(req.tools)]
     if req.level == "off":
         off = model.thinking_level_map.get("off")
         if model.reasoning and off is not None:

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from forgec.emit import emit_body
-
-from ._payload_helpers import (
+from emit.scenarios import (
     CLAUDE,
     GEMINI,
     GPT,
@@ -21,6 +19,8 @@ from ._payload_helpers import (
     thinking,
     user,
 )
+
+from forgec.emit import emit_body
 
 EPHEMERAL = {"type": "ephemeral"}
 PNG_BLOCK = {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo="}}

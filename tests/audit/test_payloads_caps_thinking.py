@@ -8,8 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-
-from ._payload_helpers import (
+from emit.scenarios import (
     PNG,
     assistant,
     bodies,
@@ -77,7 +76,7 @@ def test_openrouter_keeps_minimal_and_clamps_xhigh() -> None:
 
 
 def _anchored(use: dict[str, Any], after: list[Any] | None = None) -> list[Any]:
-    return [user("q", ts=1), assistant([text("a")], use=use, ts=2), *(after or [])]
+    return [user("q", ts=1), assistant([text("a")], usage=use, ts=2), *(after or [])]
 
 
 def test_total_tokens_wins_over_components() -> None:
@@ -121,9 +120,9 @@ def test_cap_never_below_one() -> None:
 def test_last_qualifying_assistant_is_the_anchor() -> None:
     messages = [
         user("q", ts=1),
-        assistant([text("a")], use=usage(100), ts=2),
+        assistant([text("a")], usage=usage(100), ts=2),
         user("q2", ts=3),
-        assistant([text("b")], use=usage(395000), ts=4),
+        assistant([text("b")], usage=usage(395000), ts=4),
     ]
     assert bodies(messages)["openai-responses"]["max_output_tokens"] == 904
 
@@ -131,9 +130,9 @@ def test_last_qualifying_assistant_is_the_anchor() -> None:
 def test_failed_turn_is_not_the_anchor_but_is_counted_after_it() -> None:
     messages = [
         user("q", ts=1),
-        assistant([text("a")], use=usage(395000), ts=2),
+        assistant([text("a")], usage=usage(395000), ts=2),
         # stopReason error: not the anchor, but its 4000 characters (1000 tokens) count
-        assistant([text("x" * 4000)], use=usage(399000), ts=3, stop="error"),
+        assistant([text("x" * 4000)], usage=usage(399000), ts=3, stop="error"),
     ]
     # estimate = 395000 + 1000 -> 400000 - 396000 - 4096 < 1 -> 1 -> 16; Claude 1000000-396000-4096 > 64000
     b = bodies(messages)
@@ -147,7 +146,7 @@ def test_messages_after_the_anchor_count_by_characters() -> None:
         user("y" * 400, ts=3),  # 100
         user([text("zz"), PNG], ts=4),  # ceil((2 + 4800) / 4) = 1201
         {"role": "custom", "customType": "n", "content": "c" * 8, "display": False, "timestamp": 5},  # 2
-        assistant([call("c1", "ab", {"k": 1})], use=usage(0), ts=6),  # ab + {"k":1} = 9 chars -> 3
+        assistant([call("c1", "ab", {"k": 1})], usage=usage(0), ts=6),  # ab + {"k":1} = 9 chars -> 3
         result("c1", [text("r" * 5)], ts=7),  # 2
     ]
     # estimate = 390000 + 100 + 1201 + 2 + 3 + 2 = 391308 -> GPT 400000 - 391308 - 4096 = 4596
@@ -161,19 +160,19 @@ def test_anchor_excludes_system_prompt_and_tools() -> None:
 
 
 def test_equal_timestamp_still_anchors() -> None:
-    messages = [user("q", ts=2), assistant([text("a")], use=usage(395000), ts=2)]
+    messages = [user("q", ts=2), assistant([text("a")], usage=usage(395000), ts=2)]
     assert bodies(messages)["openai-responses"]["max_output_tokens"] == 904
 
 
 def test_newer_message_before_the_turn_disables_the_anchor() -> None:
-    messages = [user("q", ts=5), assistant([text("a")], use=usage(395000), ts=2)]
+    messages = [user("q", ts=5), assistant([text("a")], usage=usage(395000), ts=2)]
     assert bodies(messages)["openai-responses"]["max_output_tokens"] == 128000
 
 
 def test_missing_timestamp_disables_every_later_anchor() -> None:
     first = user("q")
     del first["timestamp"]
-    messages = [first, assistant([text("a")], use=usage(395000), ts=2)]
+    messages = [first, assistant([text("a")], usage=usage(395000), ts=2)]
     assert bodies(messages)["openai-responses"]["max_output_tokens"] == 128000
 
 
@@ -219,6 +218,6 @@ def test_gemini_budget_does_not_depend_on_the_cap() -> None:
 
 
 def test_thinking_parts_count_in_the_estimate() -> None:
-    after = [assistant([thinking("t" * 4000, "sig")], use=usage(0), ts=3)]
+    after = [assistant([thinking("t" * 4000, "sig")], usage=usage(0), ts=3)]
     # 390000 + 1000 -> 400000 - 391000 - 4096 = 4904
     assert bodies(_anchored(usage(390000), after))["openai-responses"]["max_output_tokens"] == 4904

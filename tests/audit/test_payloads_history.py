@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from forgec.emit import emit_body
-
-from ._payload_helpers import (
+from emit.scenarios import (
     CLAUDE,
     GEMINI,
     GPT,
@@ -18,6 +16,8 @@ from ._payload_helpers import (
     thinking,
     user,
 )
+
+from forgec.emit import emit_body
 
 # --- §2 host conversion ----------------------------------------------------------------------------
 

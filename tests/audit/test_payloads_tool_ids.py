@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from emit.scenarios import CLAUDE, GPT, OPENROUTER, assistant, call, result, text, user
+
 from forgec.emit import emit_body
 from forgec.emit.convert import short_hash
-
-from ._payload_helpers import CLAUDE, GPT, OPENROUTER, assistant, call, result, text, user
 
 
 def _round_trip(api: str, call_id: str, who: dict[str, str] = CLAUDE) -> dict[str, Any]:

@@ -130,9 +130,9 @@ def test_transform_foreign_turn_and_repair() -> None:
         assistant([text("boom")], stop="error", ts=5000),
         user("next", ts=6000),
     ]
-    from forgec.emit.anthropic import normalise_tool_call_id
+    from forgec.emit.ids import anthropic_id
 
-    out = transform_messages(messages, CLAUDE_MODEL, normalise_tool_call_id)
+    out = transform_messages(messages, CLAUDE_MODEL, anthropic_id)
     foreign = out[1]["content"]
     assert foreign[0] == {"type": "text", "text": "plan"}
     assert foreign[1] == {"type": "text", "text": "a"}

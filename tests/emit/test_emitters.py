@@ -10,14 +10,22 @@ from forgec.emit import build_payloads, emit_body
 from forgec.emit.convert import short_hash
 from forgec.emit.models import Model, default_catalog
 
-from .scenarios import GEMINI, GPT, OPENROUTER, PNG, TOOLS, assistant, call, result, text, thinking, user
+from .scenarios import (
+    GEMINI,
+    GPT,
+    OPENROUTER,
+    PNG,
+    TOOLS,
+    assistant,
+    bodies,
+    call,
+    result,
+    text,
+    thinking,
+    user,
+)
 
 CONVERSATION = [user("hello")]
-
-
-def bodies(messages: list[Any], level: str | None = None, tools: Any = None, system: str = "S") -> dict[str, Any]:
-    section = build_payloads(system, messages, tools, level)
-    return {api: entry.get("body", entry.get("error")) for api, entry in section.items()}
 
 
 # --- thinking levels -----------------------------------------------------------------------------
@@ -342,3 +350,33 @@ def test_malformed_messages_never_raise(messages: list[Any], level: str | None) 
     assert set(section) == {"anthropic-messages", "google-generative-ai", "openai-completions", "openai-responses"}
     for entry in section.values():
         assert ("body" in entry) != ("error" in entry)
+
+
+# --- entry points ----------------------------------------------------------------------------------
+
+
+def test_emit_body_raises_what_compile_payload_returns() -> None:
+    from forgec.emit import PayloadError, compile_payload
+
+    turn = assistant([thinking("why", "not json")], who=GPT)
+    result = compile_payload("openai-responses", "S", [user("q"), turn], None, None)
+    assert result.body is None and result.error
+    assert [(d.code, d.level) for d in result.diagnostics] == [("FG801", "error")]
+    with pytest.raises(PayloadError) as caught:
+        emit_body("openai-responses", "S", [user("q"), turn], None, None)
+    assert str(caught.value) == result.error
+
+
+def test_malformed_input_becomes_an_error_entry_not_a_traceback() -> None:
+    from forgec.emit import compile_payload
+
+    # an unhashable tool name trips the de-duplication (§5); the failure is reported, never raised
+    result = compile_payload("anthropic-messages", "", [user("q")], [{"name": ["x"]}], None)
+    assert result.body is None and result.error is not None and result.error.startswith("TypeError")
+
+
+def test_a_model_of_another_api_is_a_usage_error() -> None:
+    from forgec.emit.models import CatalogError
+
+    with pytest.raises(CatalogError):
+        emit_body("openai-responses", "", [user("q")], None, None, "anthropic/claude-sonnet-4-5")

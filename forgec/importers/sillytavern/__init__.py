@@ -164,8 +164,7 @@ def _convert(
             macros.scan(content)
         if done % 50 == 0:
             report_progress("scanning macros", done, total)
-    report_progress("converting prompts", 0, total)
-    conversion = convert_items(walk.items)
+    conversion = convert_items(walk.items, lambda done, all_: report_progress("converting prompts", done, all_))
     report_progress("writing report", total, total)
     uses_last_user_message = conversion.uses_last_user_message or "lastusermessage" in macros.detected
 

@@ -6,6 +6,7 @@ skipped prompts leave gaps (``1, 7, 8, 12``): pi-forge users see the same ids in
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,6 +21,8 @@ COUNTED_MARKERS = frozenset(
      "scenario", "dialogueExamples"}
 )  # fmt: skip
 _ROLES = frozenset({"system", "user", "assistant"})
+#: how many conversion items pass between two progress calls
+PROGRESS_STEP = 50
 
 
 @dataclass
@@ -63,11 +66,20 @@ def raw_content(item: ConversionItem) -> str | None:
     return content
 
 
-def convert_items(conversion_items: list[ConversionItem]) -> Conversion:
-    """C6 over all conversion items, in order."""
+def convert_items(
+    conversion_items: list[ConversionItem], progress: Callable[[int, int], None] | None = None
+) -> Conversion:
+    """C6 over all conversion items, in order.
+
+    ``progress(done, total)`` is called every :data:`PROGRESS_STEP` items, so a front end can
+    show how far a preset with thousands of prompts has got (it never changes the result).
+    """
     result = Conversion()
     counter = 0
+    total = len(conversion_items)
     for item in conversion_items:
+        if progress is not None and counter % PROGRESS_STEP == 0:
+            progress(counter, total)
         counter += 1
         item_id = str(counter)
         definition = item.definition
