@@ -14,10 +14,13 @@ from typing import Any
 
 from forgec.diagnostics import Diagnostic
 from forgec.jscompat import UNDEFINED, js_trim, js_truthy
+from forgec.macros import expand_block
 from forgec.passes import history as hist
 from forgec.passes import regex as rx
+from forgec.passes.policy import selected_tools
 from forgec.rules import compile as codes
 from forgec.runtime import Runtime
+from forgec.slots import render_slot
 from forgec.variables import VariableStore
 
 __all__ = [
@@ -81,8 +84,6 @@ class _Tools:
 
     def get(self) -> list[str]:
         if self._value is None:
-            from forgec.passes.policy import selected_tools
-
             self._value = selected_tools(self._stack, self._runtime)
         return self._value
 
@@ -93,10 +94,6 @@ def _items(stack: Any) -> list[tuple[int, dict[str, Any]]]:
     if not isinstance(items, list):
         return []
     return [(i, item) for i, item in enumerate(items) if isinstance(item, dict) and item.get("enabled") is not False]
-
-
-def _is_slot(item: dict[str, Any]) -> bool:
-    return item.get("kind") == "slot"
 
 
 def _item_text(
@@ -110,17 +107,13 @@ def _item_text(
     registry: Any,
 ) -> str:
     """A block's content with macros expanded, or a slot's rendering (§3, §6); never trimmed here."""
-    if _is_slot(item):
-        from forgec.slots import render_slot
-
+    if item.get("kind") == "slot":
         return render_slot(item, stack=stack, runtime=runtime, store=store, diagnostics=diagnostics, registry=registry)
     content = item.get("content")
     if not isinstance(content, str) or not content:
         return ""
     if "{{" not in content:  # nothing to expand: skip the macro engine entirely
         return content
-    from forgec.macros import expand_block
-
     return expand_block(
         content,
         item_id=item.get("id"),
@@ -144,7 +137,7 @@ def compile_system_prompt(
     for index, item in _items(stack):
         if item.get("role") != "system":
             continue
-        if _is_slot(item) and item.get("slot") == CHAT_HISTORY:
+        if item.get("slot") == CHAT_HISTORY and item.get("kind") == "slot":
             diagnostics.append(
                 Diagnostic(
                     "warning",
@@ -258,7 +251,7 @@ def compile_messages(
     inserted = False
 
     for index, item in _items(stack):
-        if _is_slot(item) and item.get("slot") == CHAT_HISTORY:
+        if item.get("slot") == CHAT_HISTORY and item.get("kind") == "slot":
             if inserted and not allow_duplicates:
                 diagnostics.append(
                     Diagnostic(

@@ -137,6 +137,15 @@ _LONE_SURROGATE: Final = re.compile("[\ud800-\udfff]")
 _ENCODER: Final = json.JSONEncoder(
     ensure_ascii=False, allow_nan=False, sort_keys=True, separators=(",", ":"), check_circular=False
 )
+#: the C encoder :meth:`json.JSONEncoder.encode` builds on every call (with ``_ENCODER``'s settings),
+#: built once: ``_C_ENCODE(value, 0)`` returns the chunks of the text
+_C_ENCODE: Final = (
+    None
+    if json.encoder.c_make_encoder is None
+    else json.encoder.c_make_encoder(
+        None, _ENCODER.default, json.encoder.encode_basestring, None, ":", ",", True, False, False
+    )
+)
 
 
 def _check_plain(value: Any, depth: int) -> None:
@@ -184,10 +193,10 @@ def canonical_json(value: Any) -> str:
     """
     try:
         _check_plain(value, 0)
-        text = _ENCODER.encode(value)
+        text = _ENCODER.encode(value) if _C_ENCODE is None else "".join(_C_ENCODE(value, 0))
     except _Unusual:
         text = None
-    if text is None or _LONE_SURROGATE.search(text):
+    if text is None or (not text.isascii() and _LONE_SURROGATE.search(text)):
         out: list[str] = []
         _canon(value, "$", set(), out)
         text = "".join(out)

@@ -65,6 +65,11 @@ def _refuse_constant(name: str) -> Any:
 
 
 _DECODER = json.JSONDecoder(parse_int=_parse_int, parse_constant=_refuse_constant)
+#: the scanner ``_DECODER.decode`` runs, called directly (``decode`` and ``raw_decode`` only add two
+#: Python frames and whitespace regexes around it; every compile parses two files)
+_SCAN_ONCE = _DECODER.scan_once
+_JSON_WS = " \t\n\r"
+_LEADING_WS = re.compile(r"[ \t\n\r]*").match
 
 
 def loads(text: str) -> Any:
@@ -72,8 +77,10 @@ def loads(text: str) -> Any:
     limit = sys.getrecursionlimit()
     try:
         sys.setrecursionlimit(_C_RECURSION_LIMIT)
-        return _DECODER.decode(text)
-    except (ValueError, RecursionError):
+        value, end = _SCAN_ONCE(text, _LEADING_WS(text).end())
+        if end == len(text) or not text[end:].strip(_JSON_WS):  # nothing but whitespace after it
+            return value
+    except (ValueError, RecursionError, StopIteration):  # StopIteration: no value where one must start
         pass
     finally:
         sys.setrecursionlimit(limit)

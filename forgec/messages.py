@@ -58,6 +58,8 @@ def content_text(content: Any) -> str:
         return content
     if not isinstance(content, list):
         return ""
+    if len(content) == 1:  # the common single part: what the join below gives, without a generator
+        return _part_text(content[0])
     return "\n".join(text for text in map(_part_text, content) if text)
 
 

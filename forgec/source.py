@@ -45,6 +45,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from forgec.diagnostics import Diagnostic, Pointer, Span
+from forgec.jsonparse import MAX_DEPTH, JSONDepthError, JSONParseError, loads
 from forgec.rules import loader as codes
 
 __all__ = [
@@ -263,6 +264,7 @@ def _node_error_text(error: OSError, path: str) -> str:
 
 
 _CHUNK = 1 << 16
+_READ_FLAGS = os.O_RDONLY | getattr(os, "O_BINARY", 0)
 
 
 def read_file_bytes(path: str | os.PathLike[str], limit: int | None = None) -> bytes:
@@ -274,7 +276,7 @@ def read_file_bytes(path: str | os.PathLike[str], limit: int | None = None) -> b
     (pipes, ``/dev/stdin``) are read in chunks.  Raises ``OSError`` as ``open()`` would.
     """
     cap = -1 if limit is None else limit + 1
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
+    fd = os.open(path, _READ_FLAGS)
     try:
         size = os.fstat(fd).st_size
         want = size + 1 if size > 0 else _CHUNK
@@ -288,6 +290,8 @@ def read_file_bytes(path: str | os.PathLike[str], limit: int | None = None) -> b
                 break
             chunks.append(chunk)
             total += len(chunk)
+            if size > 0 and len(chunk) < want:  # a regular file read short: its end (no empty read)
+                break
             want = _CHUNK if cap < 0 else min(_CHUNK, cap - total)
     finally:
         os.close(fd)
@@ -377,8 +381,6 @@ def parse_source_text(text: str, path: str = "<memory>", fmt: str = "json") -> S
 
 
 def _parse_json(doc: SourceDocument) -> None:
-    from forgec.jsonparse import JSONDepthError, JSONParseError, loads
-
     assert doc.text is not None
     try:
         doc.data = loads(doc.text)
@@ -404,8 +406,6 @@ def _parse_json(doc: SourceDocument) -> None:
 
 
 def _max_depth() -> int:
-    from forgec.jsonparse import MAX_DEPTH
-
     return MAX_DEPTH
 
 

@@ -24,7 +24,10 @@ from typing import Any, NoReturn
 
 from forgec.diagnostics import Diagnostic
 from forgec.jscompat import json_stringify
+from forgec.messages import latest_user_text
+from forgec.rules import loader as codes
 from forgec.runtime import Runtime
+from forgec.source import parse_source_text, read_source
 from forgec.variables import VariableStore
 
 __all__ = [
@@ -109,7 +112,6 @@ class ContextError(Exception):
         self.position = position
         if problems is None:
             from forgec.diagnostics import Span
-            from forgec.rules import loader as codes
 
             span = None if position is None else Span(path or "<context>", *position, *position)
             problems = [Diagnostic("error", message, code or codes.CONTEXT_INVALID, pointer=pointer, span=span)]
@@ -185,10 +187,10 @@ def parse_instant(text: str) -> int | None:
 
 
 def _zone_known(name: str) -> bool:
-    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
-
     if name == "UTC":
         return True
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
     try:
         ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError, OSError):
@@ -385,8 +387,6 @@ def _refuse(problems: list[_Problem], path: str | None, document: Any) -> NoRetu
     field that should not be there points at its key; one about a missing field, at the object
     that lacks it (:meth:`~forgec.source.SourceDocument.locate` falls back to the nearest ancestor).
     """
-    from forgec.rules import loader as codes
-
     diagnostics: list[Diagnostic] = []
     for pointer, message, at_key in problems:
         span = document.locate(pointer, key=at_key) if document is not None else None
@@ -439,14 +439,18 @@ def _with_defaults(data: dict[str, Any], *, owned: bool = False) -> dict[str, An
     out: dict[str, Any] = {}
     if "$comment" in data:
         out["$comment"] = data["$comment"]
-    for key, default in DEFAULTS.items():
-        out[key] = take(data[key]) if key in data else _fresh_default(default)
+    if owned:  # the same as below without a call per member
+        for key, default in DEFAULTS.items():
+            out[key] = data[key] if key in data else _fresh_default(default)
+    else:
+        for key, default in DEFAULTS.items():
+            out[key] = take(data[key]) if key in data else _fresh_default(default)
     out["tools"] = [
         {
             "name": tool["name"],
             "description": tool.get("description", ""),
             "snippet": tool.get("snippet"),
-            "guidelines": list(tool.get("guidelines", [])),
+            "guidelines": list(tool["guidelines"]) if "guidelines" in tool else [],
             "active": tool.get("active", True),
             "parameters": tool.get("parameters", {"type": "object", "properties": {}}),
         }
@@ -528,8 +532,6 @@ class Context:
 
     def runtime(self) -> Runtime:
         """The runtime the reference runner builds from this context (context-format.md)."""
-        from forgec.messages import latest_user_text
-
         data = self.data
         selected: list[str] = []
         snippets: dict[str, str] = {}
@@ -599,8 +601,6 @@ def _too_deep(value: Any, limit: int) -> tuple[str | int, ...] | None:
 
 def _document_data(document: Any, label: str | None) -> Any:
     """The parsed value, or :class:`ContextError` for the document's first reading error."""
-    from forgec.rules import loader as codes
-
     if document.parsed:
         text = document.text or ""
         if document.format == "yaml" or text.count("[") + text.count("{") > CONTEXT_MAX_DEPTH:
@@ -625,15 +625,11 @@ def _document_data(document: Any, label: str | None) -> Any:
 
 
 def _parse_json(text: str, path: str | None) -> Any:
-    from forgec.source import parse_source_text
-
     return _document_data(parse_source_text(text, path or "<context>", "json"), path)
 
 
 def _read(source: str | os.PathLike[str]) -> tuple[Any, str, Any]:
     """The parsed data, its label (the path as given) and the document (for positions)."""
-    from forgec.source import read_source
-
     label = str(source)
     document = read_source(source, allow_bom=True)
     return _document_data(document, label), label, document

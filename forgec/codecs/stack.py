@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from forgec.codecs.regex_config import check_regex_config
 from forgec.diagnostics import Diagnostic, Pointer
 from forgec.jscompat import (
     JS_WHITESPACE,
@@ -176,7 +177,7 @@ def load_value(
     """Steps 2–5 of §10.2 on a parsed value; returns the normalised stack, appends diagnostics."""
     raw_shape_checks(value, diagnostics)
     stack = normalize_stack(value, file_name, diagnostics)
-    validate_stack(stack, diagnostics, supported_slots=supported_slots)
+    validate_stack(stack, diagnostics, supported_slots=supported_slots, normalised=True)
     if file_name == "default.json" and isinstance(value, dict) and "autoActivate" not in value:
         diagnostics.append(
             Diagnostic(
@@ -197,8 +198,13 @@ def _is_blank_or_not_string(value: Any) -> bool:
     return not isinstance(value, str) or js_trim(value) == ""
 
 
-def raw_shape_checks(value: Any, diagnostics: list[Diagnostic]) -> None:
-    """§10.3 on a raw (or normalised) stack value; nothing for a non-object."""
+def raw_shape_checks(value: Any, diagnostics: list[Diagnostic], *, normalised: bool = False) -> None:
+    """§10.3 on a raw (or normalised) stack value; nothing for a non-object.
+
+    ``normalised``: ``value`` is :func:`normalize_stack`'s result, whose items got their member
+    types from normalisation, so the only item finding left possible is a blank slot name; only
+    such items take the item checks (§10.5 runs these checks a second time on every stack).
+    """
     if not isinstance(value, dict):
         return
 
@@ -257,10 +263,16 @@ def raw_shape_checks(value: Any, diagnostics: list[Diagnostic]) -> None:
                 if not isinstance(item, str):
                     add(f"Stack variable {name} must be a string.", codes.STACK_VARIABLE_VALUE_TYPE, ("variables", name))
     items = value.get("items")
-    if isinstance(items, list):
+    if not isinstance(items, list):
+        return
+    if normalised:
         for index, item in enumerate(items):
-            if isinstance(item, dict) and not _item_is_clean(item):
+            if item["kind"] == "slot" and not item["slot"].strip(JS_WHITESPACE):
                 _raw_item_checks(item, index, add)
+        return
+    for index, item in enumerate(items):
+        if isinstance(item, dict) and not _item_is_clean(item):
+            _raw_item_checks(item, index, add)
 
 
 def _item_is_clean(item: dict[str, Any]) -> bool:
@@ -351,20 +363,22 @@ def normalize_stack(value: Any, file_name: str, diagnostics: list[Diagnostic]) -
             Diagnostic("error", "Prompt stack root must be a JSON object.", codes.STACK_ROOT_NOT_OBJECT, pointer=())
         )
         return fallback_stack(file_name)
-    stem = file_stem(file_name)
     raw_id = value.get("id")
-    trimmed = js_trim(raw_id) if isinstance(raw_id, str) and js_trim(raw_id) else None
-    stack_id = trimmed if trimmed is not None and _ID_PATTERN.fullmatch(trimmed) else stem
-    if trimmed is not None and stack_id != trimmed:
-        diagnostics.append(
-            Diagnostic(
-                "error",
-                f"Stack id {trimmed} must start with a letter or number and contain only letters, numbers, "
-                f"dots, underscores, and hyphens; falling back to {stem}.",
-                codes.STACK_ID_INVALID,
-                pointer=("id",),
+    trimmed = (js_trim(raw_id) or None) if isinstance(raw_id, str) else None
+    if trimmed is not None and _ID_PATTERN.fullmatch(trimmed):
+        stack_id = trimmed
+    else:
+        stack_id = file_stem(file_name)  # (a file whose stem is the invalid id gets no error)
+        if trimmed is not None and stack_id != trimmed:
+            diagnostics.append(
+                Diagnostic(
+                    "error",
+                    f"Stack id {trimmed} must start with a letter or number and contain only letters, numbers, "
+                    f"dots, underscores, and hyphens; falling back to {stack_id}.",
+                    codes.STACK_ID_INVALID,
+                    pointer=("id",),
+                )
             )
-        )
     version = value.get("schemaVersion")
     if not (is_number(version) and version == 1):
         diagnostics.append(
@@ -410,7 +424,7 @@ def normalize_stack(value: Any, file_name: str, diagnostics: list[Diagnostic]) -
         if isinstance(value.get(key), dict):
             stack[key] = value[key]
     for label in ("tools", "skills"):
-        policy = _normalize_policy(value, label, diagnostics)
+        policy = _normalize_policy(value, label, diagnostics) if label in value else None
         if policy is not None:
             stack[label] = policy
     variables = value.get("variables")
@@ -549,11 +563,16 @@ def _normalize_policy(value: dict[str, Any], label: str, diagnostics: list[Diagn
 
 
 def validate_stack(
-    stack: Any, diagnostics: list[Diagnostic], *, supported_slots: Iterable[str] | None = None
+    stack: Any,
+    diagnostics: list[Diagnostic],
+    *,
+    supported_slots: Iterable[str] | None = None,
+    normalised: bool = False,
 ) -> None:
-    """§10.5 on a (normally normalised) stack: appends pi-forge's validation diagnostics in order."""
-    from forgec.codecs.regex_config import check_regex_config
+    """§10.5 on a (normally normalised) stack: appends pi-forge's validation diagnostics in order.
 
+    ``normalised``: ``stack`` is :func:`normalize_stack`'s result (see :func:`raw_shape_checks`).
+    """
     global _builtin_slots
     if supported_slots is not None:
         supported = frozenset(supported_slots)
@@ -563,7 +582,7 @@ def validate_stack(
         from forgec.slots.names import BUILTIN_SLOT_NAMES
 
         supported = _builtin_slots = frozenset(BUILTIN_SLOT_NAMES)
-    raw_shape_checks(stack, diagnostics)
+    raw_shape_checks(stack, diagnostics, normalised=normalised)
     if not isinstance(stack, dict):
         return
     if _is_blank_or_not_string(stack.get("id")):

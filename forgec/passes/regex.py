@@ -92,15 +92,15 @@ def _compile(pattern: str, flags: str) -> Any:
 
 
 def _flags_ok(flags: str) -> bool:
-    return len(set(flags)) == len(flags) and all(ch in _VALID_FLAGS for ch in flags)
+    return not flags or (_VALID_FLAGS.issuperset(flags) and len(set(flags)) == len(flags))
 
 
 def _positive(value: Any) -> int | None:
-    return int(value) if is_integral_number(value) and value > 0 else None
+    return int(value) if value is not None and is_integral_number(value) and value > 0 else None
 
 
 def _non_negative(value: Any) -> int | None:
-    return int(value) if is_integral_number(value) and value >= 0 else None
+    return int(value) if value is not None and is_integral_number(value) and value >= 0 else None
 
 
 def _string_list(value: Any) -> list[str] | None:
@@ -156,18 +156,18 @@ def select_rules(
         replace = rule.get("replace")
         trim_strings = _string_list(rule.get("trimStrings"))
         roles = _string_list(rule.get("roles"))
-        selected.append(
+        selected.append(  # positional, in field order: this runs per rule at every call site
             SelectedRule(
-                index=index,
-                id=rule_id,
-                pattern=compiled,
-                replace=replace if isinstance(replace, str) else "",
-                trim_strings=trim_strings or None,
-                roles=frozenset(roles) if roles is not None else None,
-                max_messages=_positive(rule.get("maxMessages")),
-                max_chars=_positive(rule.get("maxChars")),
-                min_depth=_non_negative(rule.get("minDepth")),
-                max_depth=_non_negative(rule.get("maxDepth")),
+                index,
+                rule_id,
+                compiled,
+                replace if isinstance(replace, str) else "",
+                trim_strings or None,
+                frozenset(roles) if roles is not None else None,
+                _positive(rule.get("maxMessages")),
+                _positive(rule.get("maxChars")),
+                _non_negative(rule.get("minDepth")),
+                _non_negative(rule.get("maxDepth")),
             )
         )
     return selected
@@ -203,17 +203,30 @@ class _OverBudget(Exception):
     pass
 
 
+_ENGINE: Any = None
+
+
+def _engine() -> Any:
+    """:mod:`forgec.jsregex`, imported on first use: its matcher loads the ``regex`` module, which
+    a compile without regex rules (and ``forgec validate``) never needs."""
+    global _ENGINE
+    if _ENGINE is None:
+        import forgec.jsregex as engine
+
+        _ENGINE = engine
+    return _ENGINE
+
+
 def _transform(rule: SelectedRule, text: str, budget: RegexBudget) -> tuple[str, int]:
     """One rule on one segment, never waiting longer than the per-call limit or what the budget has left."""
-    from forgec.jsregex import JSRegexTimeout, transform_string
-
+    engine = _ENGINE or _engine()
     remaining = budget.remaining()
     if remaining <= 0:
         raise _OverBudget
     timeout = min(budget.per_call, remaining)
     start = time.monotonic()
     try:
-        return transform_string(
+        return engine.transform_string(
             rule.pattern,
             text,
             rule.replace,
@@ -221,7 +234,7 @@ def _transform(rule: SelectedRule, text: str, budget: RegexBudget) -> tuple[str,
             max_chars=rule.max_chars,
             timeout=timeout,
         )
-    except JSRegexTimeout as exc:
+    except engine.JSRegexTimeout as exc:
         raise (_OverBudget if timeout < budget.per_call else _Timeout) from exc
     finally:
         budget.spent += time.monotonic() - start

@@ -79,8 +79,10 @@ def _find_renderer(slot: Any, registry: Any) -> Any:
 
 def _call(renderer: Any, ctx: SlotContext) -> Any:
     """Built-ins and plain callables take the context; plugin objects may expose ``.render(ctx)``."""
+    if callable(renderer):  # every built-in: no attribute lookup that fails first
+        return renderer(ctx)
     render = getattr(renderer, "render", None)
-    if callable(render) and not callable(renderer):
+    if callable(render):
         return render(ctx)
     return renderer(ctx)
 

@@ -74,3 +74,18 @@ def test_loading_reports_the_same_diagnostics_with_and_without_the_shortcut(monk
     monkeypatch.setattr(stack, "_item_is_clean", lambda item: False)
     assert with_shortcut == findings()
     assert len(with_shortcut) > 5
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(_ITEMS, st.sampled_from([1, "x", None, []])), max_size=6))
+def test_validating_a_normalised_stack_with_the_shortcut_reports_the_same(items: list[Any]) -> None:
+    """``validate_stack(..., normalised=True)`` (the loader's call) skips the item checks that
+    normalisation makes impossible; the findings are those of the full checks."""
+    normalised = stack.normalize_stack({"id": "x", "items": items}, "x.json", [])
+
+    def findings(flag: bool) -> list[tuple[Any, ...]]:
+        found: list[Any] = []
+        stack.validate_stack(normalised, found, normalised=flag)
+        return [(d.level, d.message, d.code, d.item_id, d.pointer) for d in found]
+
+    assert findings(True) == findings(False)
