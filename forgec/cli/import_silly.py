@@ -82,6 +82,7 @@ def _progress(enabled: bool) -> Iterator[Callable[[str, int, int], None]]:
         console=console, transient=True,
     ) as bar:  # fmt: skip
         task = bar.add_task("reading preset", total=None)
+        bar.refresh()  # draw the first frame now, not at the next tick: reading a big file takes a while
 
         def update(phase: str, done: int, total: int) -> None:
             bar.update(task, description=phase, completed=done, total=total or None)
