@@ -69,10 +69,17 @@ def find_pyproject(start: Path) -> Path | None:
     broken configuration would change what gets checked.
     """
     start = start.resolve()
-    folder = start if start.is_dir() else start.parent
+    try:
+        folder = start if start.is_dir() else start.parent
+    except OSError:  # in a folder we may not search: its parent is where the lookup starts
+        folder = start.parent
     for candidate_dir in (folder, *folder.parents):
         candidate = candidate_dir / "pyproject.toml"
-        if candidate.is_file() and _read_table(candidate) is not None:
+        try:
+            is_file = candidate.is_file()
+        except OSError:  # a folder we may not search: none of its files can be checked either
+            is_file = False
+        if is_file and _read_table(candidate) is not None:
             return candidate
     return None
 

@@ -104,7 +104,7 @@ def _list_stack_files(folder: Path) -> list[Path]:
         for entry in os.scandir(folder)
         if entry.name.endswith(STACK_SUFFIXES) and entry.is_file()
     ]
-    names.sort(key=lambda name: name.encode("utf-16-be"))
+    names.sort(key=lambda name: name.encode("utf-16-be", "surrogatepass"))
     return [folder / name for name in names]
 
 
@@ -138,8 +138,16 @@ def expand_paths(args: list[str], cwd: Path | None = None) -> DiscoveryResult:
             targets.append(Target(display="-", stdin=True))
             continue
         path = Path(arg) if os.path.isabs(arg) else cwd / arg
+        try:
+            path.stat()
+        except PermissionError:  # inside a folder we may not search
+            errors.append(f"{arg}: cannot be read (permission denied)")
+            continue
+        except OSError:
+            pass  # missing, or a broken link: reported just below
         if not path.exists():
-            errors.append(f"{arg}: no such file or directory")
+            broken = "a symbolic link that cannot be followed (a loop, or its target is missing)"
+            errors.append(f"{arg}: {broken if path.is_symlink() else 'no such file or directory'}")
             continue
         if path.is_dir():
             if not os.access(path, os.R_OK | os.X_OK):

@@ -13,6 +13,7 @@ of printing one long line of JSON.
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -41,7 +42,12 @@ def render_golden(data: Any, *, title: str | None = None, notes: Iterable[str] =
     lines.append("```json")
     lines.append(dumps_report(data).rstrip("\n"))
     lines.append("```")
-    return "\n".join(lines) + "\n"
+    # a lone surrogate (JavaScript strings may hold one; a file name that is not UTF-8 arrives as
+    # one) cannot be written as UTF-8: show it as its escape, as the canonical JSON does
+    return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", "\n".join(lines) + "\n")
+
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def _report_sections(report: dict[str, Any]) -> Iterator[str]:

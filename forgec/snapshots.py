@@ -52,6 +52,7 @@ def compile_for_snapshot(
         return report
     from forgec.codecs.context import load_context
     from forgec.emit import PayloadError, emit_body
+    from forgec.emit.models import CatalogError, default_catalog
 
     ctx = load_context(context)
     try:
@@ -65,6 +66,9 @@ def compile_for_snapshot(
         )
     except PayloadError as exc:
         raise SnapshotError(f"{stack}: pi-ai would fail to build the {target} request: {exc}") from None
+    except CatalogError as exc:  # an unknown ``model`` (or one of another API): a test's typo
+        known = "" if "API" in str(exc) else "; known models: " + ", ".join(sorted(default_catalog().models))
+        raise SnapshotError(f"{exc}{known}") from None
 
 
 def golden_path(stack: Path) -> Path:

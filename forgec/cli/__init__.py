@@ -7,6 +7,7 @@ needs them.  This module only knows the command names.
 
 from __future__ import annotations
 
+import contextlib
 import sys
 
 try:
@@ -21,7 +22,7 @@ except KeyboardInterrupt:  # Ctrl-C while click loads (the console script import
 
 #: command name -> (module, attribute, one-line help shown by ``forgec --help``)
 COMMANDS: dict[str, tuple[str, str, str]] = {
-    "validate": ("forgec.cli.validate", "validate", "Lint prompt stacks: pi-forge's loader checks plus forgec rules."),
+    "validate": ("forgec.cli.validate", "validate", "Lint prompt stacks: pi-forge's checks plus forgec's rules."),
     "schema": ("forgec.cli.schema", "schema", "Print a bundled JSON Schema (for editors and CI)."),
     "rule": ("forgec.cli.rule", "rule", "Explain a diagnostic code, with a bad and a good example."),
     "import-silly": ("forgec.cli.import_silly", "import_silly", "Import a SillyTavern preset as a prompt stack."),
@@ -71,10 +72,15 @@ class LazyGroup(click.Group):
     epilog=(
         "Examples:\n\n"
         "\b\n"
-        "  forgec validate                      lint the stacks of the current project\n"
-        "  forgec validate examples/ --format concise\n"
-        "  forgec rule FG101                    explain one diagnostic\n"
-        "\nExit codes: 0 clean, 1 findings at the failing level, 2 usage error or unreadable input."
+        "  forgec validate                               lint this project's stacks\n"
+        "  forgec validate examples/ --format concise    one line per finding\n"
+        "  forgec rule FG101                             explain one diagnostic\n"
+        "  forgec preview stack.json --context ctx.yaml  the prompt, message by message\n"
+        "  forgec compile stack.json --target all        the provider request bodies\n"
+        "  forgec snapshot check                         fail if a prompt changed\n"
+        "\n'forgec COMMAND --help' shows a command's options, formats, examples and exit codes.\n"
+        "\nExit codes: 0 clean, 1 findings at the failing level, 2 usage error or unreadable input, "
+        "130 interrupted (Ctrl-C)."
     ),
 )
 @click.version_option(__version__, "-V", "--version", prog_name="forgec")
@@ -85,6 +91,7 @@ def cli() -> None:
     (chat history, tools, skills, project context...). forgec checks stacks exactly as pi-forge 0.4.1
     loads them and adds its own rules, with file:line:col positions.
     """
+    _printable_streams()  # again here: in-process runs (click's CliRunner) do not go through main()
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -98,6 +105,7 @@ def main(argv: list[str] | None = None) -> None:
     including the handlers themselves; the module's own imports have their own guard above.
     """
     try:
+        _printable_streams()
         try:
             code = cli.main(args=argv, prog_name="forgec", standalone_mode=False)
         except click.exceptions.Abort as exc:
@@ -111,6 +119,21 @@ def main(argv: list[str] | None = None) -> None:
     except KeyboardInterrupt:
         _interrupted()
     sys.exit(code if isinstance(code, int) else 0)
+
+
+def _printable_streams() -> None:
+    """Never fail on printing: characters the output encoding cannot hold are written as escapes.
+
+    A stack may hold lone surrogates (JavaScript strings can) and a file name that is not UTF-8
+    arrives as one; with Python's default ``strict`` error handler, printing such text would end
+    the command with ``UnicodeEncodeError`` halfway through its output.  ``\\ud800`` is printed
+    instead, on every encoding (an ASCII-only terminal gets ``\\u2026`` for ``…``).
+    """
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            with contextlib.suppress(OSError, ValueError):  # a closed or detached stream: nothing to print to
+                reconfigure(errors="backslashreplace")
 
 
 def _interrupted() -> None:

@@ -86,6 +86,17 @@ def fail(message: str) -> NoReturn:
     sys.exit(2)
 
 
+def reject_empty_paths(paths: tuple[str, ...] | list[str]) -> None:
+    """An empty PATH argument is a usage error (exit 2), not the current folder.
+
+    ``forgec validate "$STACK"`` with ``STACK`` unset passes ``''``; read as ``.`` it would check
+    (or snapshot) some other folder and could pass while the intended file was never looked at.
+    """
+    if any(str(p) == "" for p in paths):
+        raise click.UsageError("an empty PATH ('') was given (an unset variable?); name a file or folder, "
+                               "or give no PATH for the current project")
+
+
 def write_out(target: str, text: str, *, overwrite: bool, inputs: tuple[Path | None, ...] = ()) -> None:
     """Write ``text`` to ``--out``/``-o`` ``target``; every problem is a clean exit 2.
 
@@ -130,6 +141,17 @@ def stdin_stack_name(stdin_filename: str | None) -> str:
     return os.path.basename(stdin_filename) if stdin_filename else "stdin.json"
 
 
+def stdin_hint() -> None:
+    """Say so on standard error when ``-`` would read from a terminal.
+
+    ``forgec validate -`` typed without a pipe otherwise waits silently, which looks like a hang.
+    """
+    isatty = getattr(sys.stdin, "isatty", None)
+    if isatty is not None and isatty():
+        click.echo(f"{prog()}: reading standard input; end it with Ctrl-D, or pipe a file in "
+                   "(cat stack.json | forgec …)", err=True)
+
+
 def load_stdin_stack(stdin_filename: str | None, registry: Any = None) -> Any:
     """A :class:`forgec.codecs.stack.LoadedStack` read from standard input, as ``validate -`` reads it.
 
@@ -143,6 +165,7 @@ def load_stdin_stack(stdin_filename: str | None, registry: Any = None) -> Any:
         from forgec.slots import supported_slot_names
 
         slots = supported_slot_names(registry)
+    stdin_hint()
     try:
         raw = sys.stdin.buffer.read()
     except OSError as exc:
@@ -158,9 +181,18 @@ def config_start(stack: Path, stdin_filename: str | None) -> Path:
     if str(stack) != "-":
         return stack
     path = Path(stdin_filename) if stdin_filename else Path.cwd()
-    while not path.exists() and path != path.parent:
+    while not may_exist(path) and path != path.parent:
         path = path.parent
     return path if str(path) else Path.cwd()
+
+
+def may_exist(path: Path) -> bool:
+    """``path.exists()``, but True when the answer is "permission denied" (a file in a folder we may
+    not search): it is there, and the command that opens it reports the problem with its name."""
+    try:
+        return path.exists()
+    except OSError:
+        return True
 
 
 def use_color(flag: bool | None) -> bool:

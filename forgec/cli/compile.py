@@ -35,38 +35,32 @@ _TARGETS = ("anthropic-messages", "google-generative-ai", "openai-completions", 
 _EPILOG = """\b
 Examples:
   forgec compile coding.json --context ctx.json --target anthropic-messages
-  forgec compile coding.json --context ctx.json --model openai/gpt-5.1 --out body.json
-  forgec compile coding.json --target openai-completions --models my-models.json \\
-      --model acme/fast-1 --redact
+  forgec compile coding.json --model openai/gpt-5.1 --out body.json
+  forgec compile coding.json --target openai-completions \\
+      --models my-models.json --model acme/fast-1 --redact
 
-\b
 --target all prints the whole `payloads` section of the compile report (the four
 reference models). --out FILE writes atomically and never replaces an existing
 file unless --overwrite is given; --out - is standard output.
 
-\b
 STACK '-' reads the stack from standard input, named by --stdin-filename
 (default stdin.json; YAML when the name ends in .yaml/.yml).
 
-\b
 Diagnostics: the loader's errors and the compile's own errors (macro failures,
 FG203 expansion too long, FG623/FG624 regex timeout or budget, a slot that
 failed...) are printed on stderr as file:line:col: FGnnn [error] message; the
 body is still printed (it is what pi-forge would send). Warnings and info of the
 compile are printed too only with --verbose.
 
-\b
---out never replaces the input stack or context file (exit 2), even with
---overwrite. An --out path that is a symbolic link is replaced by a regular file
+--out never replaces the input stack, context or --models file (exit 2), even
+with --overwrite. An --out path that is a symbolic link is replaced by a regular file
 (the link itself); the file it pointed to is left unchanged.
 
-\b
 Exit codes: 0 body written; 1 the stack has loader or compile errors (the body
 is still printed when the file parsed, none when it could not be parsed) or pi-ai
 would fail to build the request; 2 usage error, unreadable input or an --out file
 that cannot be written (or is an input).
 
-\b
 Custom macros and slots come from trusted plugins: --trust-plugins, or
 [tool.forgec] plugins = ["name"] in pyproject.toml; a trusted plugin that fails to
 load is printed on stderr and the stack compiles without it."""
@@ -113,7 +107,7 @@ def _unknown_model(catalog: Any, key: str, message: str) -> str:
 @click.option("--out", "out", metavar="FILE",
               help="Write the body to FILE (atomically; '-' is standard output).")
 @click.option("--overwrite", is_flag=True,
-              help="Let --out replace an existing file (never the input stack or context).")
+              help="Let --out replace an existing file (never the input stack, context or --models file).")
 @click.option("--stdin-filename", metavar="NAME",
               help="With STACK '-': the name of the stack read from standard input (default stdin.json).")
 @click.option("-v", "--verbose", is_flag=True, help="Also print the compile's warnings and info on stderr.")
@@ -223,7 +217,7 @@ def compile_command(
     if out is None:
         click.echo(text, nl=False)
     else:
-        write_out(out, text, overwrite=overwrite, inputs=(None if from_stdin else stack, context_path))
+        write_out(out, text, overwrite=overwrite, inputs=(None if from_stdin else stack, context_path, models_file))
     sys.exit(1 if failed or load_failed or compile_failed else 0)
 
 

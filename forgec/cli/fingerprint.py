@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from forgec.cli._common import no_traceback
+from forgec.cli._common import no_traceback, reject_empty_paths, stdin_hint
 
 if TYPE_CHECKING:
     from forgec.diagnostics import Diagnostic
@@ -55,6 +55,7 @@ def _read(path: str) -> SourceDocument:
 
     if path != "-":
         return read_source(path)
+    stdin_hint()
     try:
         raw = sys.stdin.buffer.read()
     except OSError as exc:  # pragma: no cover - a closed or unreadable standard input
@@ -95,7 +96,7 @@ def _expand(paths: tuple[str, ...]) -> list[str]:
         try:
             names = sorted(
                 (e.name for e in os.scandir(path) if e.name.endswith(STACK_SUFFIXES) and e.is_file()),
-                key=lambda name: name.encode("utf-16-be"),
+                key=lambda name: name.encode("utf-16-be", "surrogatepass"),
             )
         except OSError:
             out.append(path)  # unreadable folder: the reader reports it (FG002)
@@ -161,6 +162,7 @@ def fingerprint(paths: tuple[str, ...], kind: str, canonical: bool) -> None:
     from forgec.fingerprint import FingerprintError, canonical_json, normalize_profile, sha256_v1
     from forgec.rules import loader as codes
 
+    reject_empty_paths(paths)
     status = 0
     for path in _expand(paths):
         document = _read(path)

@@ -20,6 +20,7 @@ from forgec.cli._common import (
     fail,
     load_stdin_stack,
     no_traceback,
+    use_color,
 )
 from forgec.cli._plugins import (
     echo_plugin_diagnostics,
@@ -45,7 +46,7 @@ from forgec.cli._plugins import (
     show_default=True,
     help="text: pi-forge's preview (coloured on a terminal); markdown; json: the compile report.",
 )
-@click.option("--no-color", is_flag=True, help="Plain text even on a terminal.")
+@click.option("--no-color", is_flag=True, help="Plain text even on a terminal (so does NO_COLOR=1).")
 @click.option("--stdin-filename", metavar="NAME",
               help="With STACK '-': the name of the stack read from standard input (default stdin.json; "
                    "YAML when it ends in .yaml/.yml).")
@@ -61,7 +62,7 @@ def preview(
 ) -> None:
     """Compile STACK and show its system prompt, messages (with sources) and diagnostics.
 
-    Exit status: 0 when no diagnostic is an error; 1 otherwise: an error diagnostic, a trusted
+    Exit codes: 0 when no diagnostic is an error; 1 otherwise: an error diagnostic, a trusted
     plugin that is installed but fails to load (FG950, printed on stderr), or a stack file that
     cannot be parsed; 2 for unreadable input or a broken pyproject.toml.  A plugin named in
     [tool.forgec] plugins that is not installed is a warning (FG952): the preview is shown and
@@ -118,11 +119,14 @@ def preview(
         if fmt == "json":
             click.echo(dumps_report(report), nl=False)
         sys.exit(1)
+    # the loader's errors with their file:line:col on stderr (as compile prints them): the preview's
+    # own Diagnostics section is pi-forge's, which has no positions
+    echo_load_errors(inputs.loaded, display)
     if fmt == "json":
         click.echo(dumps_report(report), nl=False)
     elif fmt == "markdown":
         click.echo(render_markdown(report), nl=False)
-    elif sys.stdout.isatty() and not no_color:
+    elif use_color(False if no_color else None):
         from rich.console import Console
 
         render_rich(_escaped(report), Console())

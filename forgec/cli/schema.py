@@ -38,7 +38,12 @@ def schema_names() -> list[str]:
 @click.argument("name", required=False)
 @no_traceback
 def schema(name: str | None) -> None:
-    """Print the bundled JSON Schema NAME (without NAME, list the names)."""
+    """Print the bundled JSON Schema NAME (without NAME, list the names).
+
+    prompt-stack: a stack file (.pi/forge/prompt-stacks/*.json or YAML); context: a context file
+    for --context of preview, compile and snapshot; model-catalog: a --models file of compile.
+    Every stack pi-forge loads without an error validates against prompt-stack.
+    """
     names = schema_names()
     if name is None:
         for item in names:

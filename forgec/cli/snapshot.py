@@ -7,21 +7,30 @@ from pathlib import Path
 
 import click
 
+from forgec.cli._common import error, fail, no_traceback, prog, reject_empty_paths
 from forgec.cli._plugins import PluginSetup, echo_plugin_diagnostics, plugin_setup_for, trust_plugins_option
 
 EPILOG = """\b
 Examples:
-  forgec snapshot update                      write golden files for the project's stacks
+  forgec snapshot update --context ctx.yaml   write golden files for the project's stacks
   forgec snapshot check --context ctx.yaml    fail (exit 1) when a compiled prompt changed
   forgec snapshot check .pi/forge/prompt-stacks/reviewer.json
 
+PATHS are stack files or folders (their *.json/*.yaml/*.yml files), as for
+`forgec validate`; without PATHS, the current project's .pi/forge/prompt-stacks.
 Golden files live in a __golden__ folder next to each stack (<stack>.prompt.md): the
 system prompt and every message as text with its role and source, then the canonical
 JSON. A golden file records the context it was written with, so a later check or
-update without --context uses the same one. Exit codes: 0 all current, 1 a golden file
-is missing or differs (or a stack has loader errors), 2 usage or file errors. The pytest plugin (fixtures forgec_compile and prompt_snapshot) writes the same format.
-Custom macros and slots come from trusted plugins: --trust-plugins, or
-[tool.forgec] plugins = ["name"] in pyproject.toml.
+update without --context uses the same one.
+The pytest plugin (fixtures forgec_compile and prompt_snapshot) writes the same format
+(docs/golden-tests.md). Custom macros and slots come from trusted plugins:
+--trust-plugins, or [tool.forgec] plugins = ["name"] in pyproject.toml.
+
+Output: one line per stack (ok/same, written, missing, changed, error) and, under a
+changed stack, a diff that names the message or block that changed.
+
+Exit codes: 0 all current (update: all written), 1 a golden file is missing or differs,
+or a stack has loader errors, 2 usage error, unreadable stack, context or golden file.
 """
 
 
@@ -33,28 +42,26 @@ def _shown(path: Path) -> str:
         return str(path)
 
 
-def _stacks(paths: tuple[Path, ...]) -> list[Path]:
+def _stacks(paths: tuple[str, ...]) -> list[Path]:
     """The stack files named by PATH arguments, found the way ``forgec validate`` finds them."""
     from forgec.codecs.stack import list_stack_files
     from forgec.discovery import expand_paths
 
-    found = expand_paths([str(p) for p in paths])
+    found = expand_paths(list(paths))
     if found.errors:
         for message in found.errors:
-            click.echo(f"forgec: {message}", err=True)
+            error(message)
         sys.exit(2)
     stacks: list[Path] = []
     for target in found.targets:
         if target.stdin:
-            click.echo("forgec: snapshots need stack files, not standard input", err=True)
-            sys.exit(2)
+            fail("golden files belong to stack files: '-' (standard input) cannot be snapshotted")
         if target.path is not None:
             stacks.append(target.path)
         elif target.group is not None:
             stacks.extend(list_stack_files(target.group))
     if not stacks:
-        click.echo("forgec: no stack files found (give a path, or run inside a Pi project)", err=True)
-        sys.exit(2)
+        fail("no stack files found (give a path, or run inside a Pi project)")
     return stacks
 
 
@@ -71,22 +78,23 @@ def _common(func):  # type: ignore[no-untyped-def]
         help="Context file (JSON/YAML) to compile with; default: the one each golden file records, else the built-in sample context.",
     )(func)
     func = trust_plugins_option(func)
-    func = click.argument("paths", nargs=-1, type=click.Path(path_type=Path))(func)
+    # plain strings: click.Path(path_type=Path) would turn '' (an unset variable) into '.'
+    func = click.argument("paths", nargs=-1, type=click.Path())(func)
     return func
 
 
-def _plugins(paths: tuple[Path, ...], trust_plugins: bool) -> PluginSetup:
+def _plugins(paths: tuple[str, ...], trust_plugins: bool) -> PluginSetup:
     """The registry for this run; configuration is looked up from the first PATH (else the cwd)."""
-    setup = plugin_setup_for(paths[0] if paths else Path.cwd(), trust_plugins)
-    echo_plugin_diagnostics(setup, "forgec snapshot")
+    setup = plugin_setup_for(Path(paths[0]) if paths else Path.cwd(), trust_plugins)
+    echo_plugin_diagnostics(setup, prog())
     if setup.errors:
         # a golden file compiled without a trusted plugin's macros and slots would be wrong
-        click.echo("forgec snapshot: a trusted plugin failed to load; no golden file was compared or written", err=True)
+        error("a trusted plugin failed to load; no golden file was compared or written")
         sys.exit(1)
     return setup
 
 
-def _run(action: str, paths: tuple[Path, ...], context: Path | None, trust_plugins: bool) -> None:
+def _run(action: str, paths: tuple[str, ...], context: Path | None, trust_plugins: bool) -> None:
     """Check or update every stack; one line per stack, diffs under changed ones."""
     from forgec.codecs.context import ContextError
     from forgec.lint import Finding
@@ -94,6 +102,7 @@ def _run(action: str, paths: tuple[Path, ...], context: Path | None, trust_plugi
     from forgec.snapshots import SnapshotError, check, update
     from forgec.textsafe import escape_controls
 
+    reject_empty_paths(paths)
     stacks = _stacks(paths)
     registry = _plugins(paths, trust_plugins).registry
     run = update if action == "update" else check
@@ -103,7 +112,7 @@ def _run(action: str, paths: tuple[Path, ...], context: Path | None, trust_plugi
         try:
             result = run(stack, context, registry=registry)
         except SnapshotError as exc:
-            click.echo(f"forgec snapshot: error: {escape_controls(str(exc))}", err=True)
+            error(str(exc))
             problems += 1
             continue
         except ContextError as exc:  # every problem of the context, once per context file
@@ -112,10 +121,9 @@ def _run(action: str, paths: tuple[Path, ...], context: Path | None, trust_plugi
                 bad_contexts.add(exc.path)
                 for diagnostic in exc.problems:
                     click.echo(format_finding(exc.path or "<context>", Finding(diagnostic, diagnostic.level)), err=True)
-            click.echo(f"forgec snapshot: error: {escape_controls(_shown(stack))}: the context file "
-                       f"{escape_controls(exc.path or '<context>')} cannot be used", err=True)
+            error(f"{_shown(stack)}: the context file {exc.path or '<context>'} cannot be used")
             continue
-        shown, golden = _shown(stack), _shown(result.golden)
+        shown, golden = escape_controls(_shown(stack)), escape_controls(_shown(result.golden))
         if result.status == "same":
             click.echo(f"{'ok' if action == 'check' else 'same':8} {shown}")
         elif result.status == "written":
@@ -123,8 +131,8 @@ def _run(action: str, paths: tuple[Path, ...], context: Path | None, trust_plugi
         elif result.status == "unusable":
             failed += 1
             click.echo(f"error    {shown}: the stack has loader errors; run `forgec validate {shown}`")
-            for message in result.errors:
-                click.echo(f"           {escape_controls(message)}")
+            for line in _load_errors(stack, shown, registry) or result.errors:
+                click.echo(f"           {escape_controls(line)}")
         elif result.status == "missing":
             failed += 1
             click.echo(f"missing  {shown}: no golden file {golden} (run `forgec snapshot update`)")
@@ -136,10 +144,25 @@ def _run(action: str, paths: tuple[Path, ...], context: Path | None, trust_plugi
     sys.exit(2 if problems else 1 if failed else 0)
 
 
+def _load_errors(stack: Path, shown: str, registry: object) -> list[str]:
+    """The loader's errors of ``stack`` as ``path:line:col: FGnnn [error] message`` lines, as
+    ``forgec validate --format concise`` prints them (so an editor can jump to each)."""
+    from forgec.lint import Finding
+    from forgec.output.concise import format_finding
+    from forgec.report import load_for_report
+    from forgec.source import resolve_spans
+
+    loaded = load_for_report(stack, None, registry=registry).loaded
+    errors = [d for d in loaded.diagnostics if d.level == "error"]
+    resolve_spans(errors, loaded.document)
+    return [format_finding(shown, Finding(d, d.level)) for d in errors]
+
+
 @snapshot.command("check", epilog=EPILOG)
 @_common
-def check_cmd(paths: tuple[Path, ...], context: Path | None, trust_plugins: bool = False) -> None:
-    """Exit 1 when a stack's compiled prompt differs from its golden file.
+@no_traceback
+def check_cmd(paths: tuple[str, ...], context: Path | None, trust_plugins: bool = False) -> None:
+    """Compare compiled prompts with their golden files; exit 1 on any difference.
 
     Without --context, each golden file's recorded context is used (the one `update` wrote it with).
     """
@@ -148,8 +171,9 @@ def check_cmd(paths: tuple[Path, ...], context: Path | None, trust_plugins: bool
 
 @snapshot.command("update", epilog=EPILOG)
 @_common
-def update_cmd(paths: tuple[Path, ...], context: Path | None, trust_plugins: bool = False) -> None:
-    """Write golden files that are missing or out of date.
+@no_traceback
+def update_cmd(paths: tuple[str, ...], context: Path | None, trust_plugins: bool = False) -> None:
+    """Write the golden files that are missing or out of date.
 
     Without --context, each golden file keeps the context it was written with.
     """

@@ -14,7 +14,16 @@ from typing import TYPE_CHECKING
 
 import click
 
-from forgec.cli._common import error, fail, no_traceback, use_color, write_out
+from forgec.cli._common import (
+    error,
+    fail,
+    may_exist,
+    no_traceback,
+    reject_empty_paths,
+    stdin_hint,
+    use_color,
+    write_out,
+)
 from forgec.cli._plugins import PluginSetup, echo_plugin_diagnostics, setup_plugins, trust_plugins_option
 
 if TYPE_CHECKING:
@@ -22,16 +31,14 @@ if TYPE_CHECKING:
 
 _EPILOG = """\b
 Examples:
-  forgec validate                          the current project's stacks
-                                           (.pi/forge/prompt-stacks, legacy .pi/prompt-stacks)
+  forgec validate                          the current project's stack folders
   forgec validate .pi/forge/prompt-stacks/writer.json
   forgec validate examples/ --format concise
   forgec validate --format github          annotations in a GitHub Actions log
   forgec validate --format sarif -o forgec.sarif
-  forgec validate --strict --ignore FG1    warnings fail too; skip stack-loader rules
-  cat a.json | forgec validate - --stdin-filename .pi/forge/prompt-stacks/a.json
+  forgec validate --strict --ignore FG1    warnings fail; skip loader rules
+  cat a.json | forgec validate - --stdin-filename a.json
 
-\b
 PATH may be a file, a folder (its *.json/*.yaml/*.yml files, not recursive) or a
 project root; a file inside a project stack folder is checked together with its
 folder (duplicate stack ids across files).  A folder without stack files, or no
@@ -44,7 +51,6 @@ severity, strict, plugins); `forgec rule CODE` explains a rule.
 Custom macros and slots come from trusted plugins: --trust-plugins, or
 [tool.forgec] plugins = ["name"] (see docs/plugins.md).
 
-\b
 Exit codes: 0 no error (no warning with --strict), 1 errors found (or warnings
 with --strict), 2 usage error, missing or unreadable path, no stack files found,
 invalid pyproject.toml, an empty --select/--extend-select/--ignore (or an empty
@@ -131,6 +137,9 @@ def validate(
         raise click.UsageError("--stdin-filename needs '-' among the paths (the stack is read from standard input)")
     if paths.count("-") > 1:
         raise click.UsageError("'-' (standard input) can be given only once")
+    reject_empty_paths(paths)
+    if isolated and config_file is not None:
+        raise click.UsageError("--isolated ignores every configuration file; it cannot be combined with --config")
 
     try:
         if isolated:
@@ -148,6 +157,8 @@ def validate(
     if not found.targets and found.errors:
         sys.exit(2)  # nothing to check: no report that could read as "all checks passed"
     plugins = setup_plugins(trust_all=trust_plugins, trusted=config.plugins)
+    if "-" in paths:
+        stdin_hint()
     results = lint_targets(found.targets, stdin_filename=stdin_filename, registry=plugins.registry)
     _report_plugins(plugins, results, quiet)
     selection = RuleSelection(config, cli_select, cli_ignore, cli_extend)
@@ -222,7 +233,7 @@ def _config_start(paths: tuple[str, ...], stdin_filename: str | None) -> Path:
     if first is None:
         return Path.cwd()
     path = Path(first)
-    while not path.exists() and path != path.parent:
+    while not may_exist(path) and path != path.parent:
         path = path.parent  # a file name that does not exist yet (stdin): its nearest real folder
     return path if str(path) else Path.cwd()
 

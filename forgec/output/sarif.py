@@ -51,9 +51,15 @@ def _rule(rule: Rule) -> dict[str, Any]:
 
 
 def _artifact(path: str) -> dict[str, Any]:
+    """The SARIF artifact location of ``path``.
+
+    The URI is built from the file name's bytes (``os.fsencode``), as ``Path.as_uri`` does for an
+    absolute path: a name that is not valid UTF-8 (``bad\\xffname.json``) becomes ``bad%FFname.json``
+    instead of failing to encode.
+    """
     if os.path.isabs(path):
         return {"uri": Path(path).as_uri()}
-    return {"uri": quote(path.replace(os.sep, "/"), safe="/"), "uriBaseId": "%SRCROOT%"}
+    return {"uri": quote(os.fsencode(path.replace(os.sep, "/")), safe="/"), "uriBaseId": "%SRCROOT%"}
 
 
 def document(report: Report) -> dict[str, Any]:

@@ -108,3 +108,18 @@ def test_unknown_target(forgec_compile):
     assert "the stack has loader errors: Failed to parse JSON" in output
     assert "unknown target 'openai'" in output
     assert not (project.path / "__snapshots__" / "test_typos").exists()
+
+
+def test_an_unknown_model_fails_the_test_with_one_line(project: pytest.Pytester) -> None:
+    """``model="nope/x"`` used to end the test in a traceback through forgec's payload internals."""
+    project.makepyfile(
+        test_model="""
+def test_model(forgec_compile):
+    forgec_compile("reviewer.json", context="ctx.yaml", target="openai-responses", model="nope/x")
+"""
+    )
+    result = project.runpytest("-p", "no:cacheprovider", "-rN", "test_model.py")
+    result.assert_outcomes(failed=1)
+    output = result.stdout.str()
+    assert "forgec_compile: Unknown model: nope/x; known models: anthropic/claude-sonnet-4-5" in output
+    assert "CatalogError" not in output and "Traceback" not in output
