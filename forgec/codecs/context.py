@@ -189,13 +189,9 @@ def parse_instant(text: str) -> int | None:
 def _zone_known(name: str) -> bool:
     if name == "UTC":
         return True
-    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+    from forgec.timezones import find_zone
 
-    try:
-        ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError, OSError):
-        return False
-    return True
+    return find_zone(name) is not None
 
 
 # --- validation ----------------------------------------------------------------------------------

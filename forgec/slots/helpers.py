@@ -67,14 +67,11 @@ def resolve_zone(name: str) -> tzinfo:
     The context codec refuses unknown zones, so the fallback only matters for a host that builds a
     :class:`~forgec.runtime.Runtime` itself.
     """
-    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+    from forgec.timezones import find_zone
 
     if name in ("UTC", "Etc/UTC", "Z"):
         return UTC
-    try:
-        return ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError, OSError):
-        return UTC
+    return find_zone(name) or UTC
 
 
 #: 400 Gregorian years: the calendar (and every zone's recurring DST rule) repeats after this many ms

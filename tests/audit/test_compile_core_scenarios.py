@@ -259,6 +259,11 @@ DATE_CASES = [
     ("2026-09-06T03:59:59Z", "America/Santiago", "2026-09-05", "23:59:59", 1788667199000),
     ("2026-03-08T06:59:59.999-00:00", "America/Chicago", "2026-03-08", "00:59:59", 1772953199999),
     ("2026-01-01T00:00Z", "Asia/Kathmandu", "2026-01-01", "05:45:00", 1767225600000),
+    # history before 1970: tz 2025c as Node 20.20.2 has it (the pinned ``tzdata``), not the operating
+    # system's database, whose build keeps Amsterdam's local mean time and WET's 1970 rule (Node's output)
+    ("1900-01-01T00:00:00Z", "Europe/Amsterdam", "1900-01-01", "00:00:00", -2208988800000),
+    ("1970-01-01T00:00:00Z", "WET", "1970-01-01", "01:00:00", 0),
+    ("1950-06-01T00:00:00Z", "America/Montreal", "1950-05-31", "20:00:00", -618105600000),
 ]
 
 
