@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 INFINITY = 2**31 - 1  # V8's RegExpTree::kInfinity
+REPEAT_LIMIT = 65535  # larger counts make `regex` allocate without bound; see docs/compatibility.md
 
 
 @dataclass(slots=True)

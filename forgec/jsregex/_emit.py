@@ -9,15 +9,29 @@ same representation by :mod:`.pattern`.
 User capture ``N`` becomes the named group ``gN``.  The body of every quantifier that can repeat and
 contains captures is wrapped in a hidden group ``hK`` so that, after a match, the JavaScript capture
 reset (B0 item 7) can be applied from the per-iteration spans that ``regex`` records.
+
+Backreferences must see that reset *during* matching (``/(?:\1(a)|b)+/``, ``/(?:(a)|b)+\1/``), and
+``regex`` has no way to clear a group.  It does let several groups share one name (they share one
+number, and the name's value is the most recent capture of any of them), so a referenced capture
+inside a repeating quantifier is also captured as ``bN`` (``(?P<gN>(?P<bN>…))``) and every iteration of
+each enclosing repeating quantifier starts with an empty ``(?P<bN>)``: the reference ``(?P=bN)`` then
+matches the empty string until the group is captured again in that iteration, which is what a
+JavaScript reference to a group without a value does.  ``gN`` stays untouched for reporting values.
+When the group cannot match the empty string, an empty capture can only be a reset, so the resets
+share ``gN`` itself (cheaper: one capture per iteration) and an empty final value reads as "no value".
+Inside a lookbehind ``regex`` matches right to left, as V8 does, so there the reset goes at the
+textual end of the body (the end is where a backwards iteration starts).
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from . import _casefold as cf
 from ._ast import (
     INFINITY,
+    REPEAT_LIMIT,
     Alt,
     Assertion,
     BackRef,
@@ -31,10 +45,16 @@ from ._ast import (
     Node,
     Quant,
     Seq,
+    max_match_is_zero,
 )
+from ._nonempty import Rewriter, forward_references
+from ._nonempty import nullable as _nullable
 from ._unicode_data import GC_NAMES
 
-REPEAT_LIMIT = 65535  # larger counts make `regex` allocate without bound; see docs/compatibility.md
+#: a JavaScript source that may contain a backreference (anything else skips that analysis)
+_MAY_REFER = re.compile(r"\\[1-9k]")
+#: a quantifier with a minimum writes its body twice (see _quant); nested ones multiply, so cap it
+COPY_LIMIT = 32
 
 LINE_TERMINATORS: cf.Ranges = [(0x0A, 0x0A), (0x0D, 0x0D), (0x2028, 0x2029)]
 DIGIT: cf.Ranges = [(0x30, 0x39)]
@@ -138,7 +158,16 @@ class Emitted:
     #: user group number -> (hidden ids of enclosing repeating quantifiers, outer first; inside lookbehind)
     enclosing: dict[int, tuple[tuple[int, ...], bool]] = field(default_factory=dict)
     hidden_min: dict[int, int] = field(default_factory=dict)
+    #: groups whose resets are empty captures of ``gN`` itself: an empty final value means "no value"
+    reset_in_place: set[int] = field(default_factory=set)
+    #: hidden ids of quantifiers inside a lookbehind (their iterations run right to left)
+    hidden_behind: set[int] = field(default_factory=set)
     uses_icase_props: bool = False
+    #: match on the case-canonical copy of the subject (``i`` with backreferences): a backreference
+    #: is then a plain comparison of canonical forms, which is exactly ECMAScript's rule, whereas
+    #: ``regex``'s ``IGNORECASE`` folds ``ſ``/``K``/``ẞ`` without ``u`` and ``I``/``ı`` with it.
+    #: Characters and classes are emitted as closed sets either way, so they match canonical forms too.
+    canonical: bool = False
 
 
 class Emitter:
@@ -152,7 +181,16 @@ class Emitter:
         self._hidden = 0
         self._stack: list[int] = []
         self._behind = 0
-        self._closed: set[int] = set()
+        self._resettable: set[int] = set()  # referenced groups inside a repeating quantifier
+        self._ref_name: dict[int, str] = {}  # group -> the name its references and resets use
+        self._copies = 0
+        self._rewrote = False
+        self._hid_of: dict[int, int] = {}  # id(Quant) -> its hidden group number (a node may be emitted twice)
+        self._nullable_groups: set[int] = set()
+        self._forward: set[int] = set()  # ids of forward references (always empty)
+        self._zero_groups: set[int] = set()  # groups that only ever capture ""
+        self._rewriter: Rewriter | None = None  # built on first use (_nonempty.py)
+        self._present: set[int] = set()  # groups in the tree (V8 drops quantified empty-only atoms)
 
     # --- class escapes as ranges -------------------------------------------------------------
     def _escape_ranges(self, esc: ClassEscape) -> cf.Ranges:
@@ -204,8 +242,10 @@ class Emitter:
             if node.index is None:
                 return "(?:" + self.emit(node.body) + ")"
             self.out.enclosing[node.index] = (tuple(self._stack), self._behind > 0)
-            text = f"(?P<g{node.index}>" + self.emit(node.body) + ")"
-            self._closed.add(node.index)
+            body = self.emit(node.body)
+            if self._ref_name.get(node.index, "g")[0] == "b":
+                body = f"(?P<b{node.index}>{body})"
+            text = f"(?P<g{node.index}>" + body + ")"
             return text
         if isinstance(node, Look):
             if node.behind:
@@ -217,13 +257,19 @@ class Emitter:
             return f"(?{op}{body})"
         if isinstance(node, BackRef):
             assert node.index is not None
-            if node.index not in self._closed:
-                return ""  # a forward reference can never have a value yet: it matches empty (B1 #22)
-            name = f"g{node.index}"
-            ref = f"(?P={name})"
-            if self.icase:
-                ref = f"(?i:{ref})"
-            return f"(?({name}){ref})"
+            if node.index not in self._present:
+                return ""  # its group was dropped with an empty-only quantified atom: never set
+            if id(node) in self._forward:
+                # a forward reference can never have a value yet: it matches empty (B1 #22).  Inside a
+                # lookbehind matching runs right to left, so a textually later group may already be set.
+                return ""
+            name = self._ref_name.get(node.index, f"g{node.index}")
+            mode = self._rewriter.ref_modes.get(id(node)) if self._rewriter else None
+            if mode == "strict":  # non-empty matches only (see _nonempty): the group must be set
+                return f"(?P={name})"
+            if mode == "unset":  # empty matches only: the group must have no value
+                return f"(?({name})(?!))"
+            return f"(?({name})(?P={name}))"
         if isinstance(node, Quant):
             return self._quant(node)
         raise TypeError(node)  # pragma: no cover
@@ -244,30 +290,69 @@ class Emitter:
             return "(?!)"
         if hi > REPEAT_LIMIT:
             hi = INFINITY
-        if (lo, hi) == (0, INFINITY):
-            q = "*"
-        elif (lo, hi) == (1, INFINITY):
-            q = "+"
-        elif (lo, hi) == (0, 1):
-            q = "?"
-        elif hi == INFINITY:
-            q = f"{{{lo},}}"
-        elif lo == hi:
-            q = f"{{{lo}}}"
-        else:
-            q = f"{{{lo},{hi}}}"
-        if not node.greedy:
-            q += "?"
-        if hi > 1 and _has_capture(node.body):
-            self._hidden += 1
-            hid = self._hidden
+        nullable = _nullable(node.body)
+        # a rewritten copy (_nonempty.py) is wrapped exactly as its original, in the same hidden group
+        orig = self._rewriter.twins.get(id(node), node) if self._rewriter else node
+        # `?`-style quantifiers too when their body can match empty: V8 rejects an empty iteration
+        # beyond the minimum, captures and all
+        wrap = (orig.max > 1 or (orig.min < orig.max and _nullable(orig.body))) and _has_capture(node.body)
+        hid = 0
+        if wrap:
+            key = id(orig)
+            hid = self._hid_of.get(key, 0)
+            if not hid:
+                self._hidden += 1
+                hid = self._hid_of[key] = self._hidden
+                self.out.hidden_min[hid] = lo
+                if self._behind:
+                    self.out.hidden_behind.add(hid)
             node.hidden = hid
-            self.out.hidden_min[hid] = lo
-            self._stack.append(hid)
-            body = self.emit(node.body)
-            self._stack.pop()
-            return f"(?P<h{hid}>{body}){q}"
-        return "(?:" + self.emit(node.body) + ")" + q
+        tail = None
+        if hi > lo and nullable and not max_match_is_zero(node.body) and (lo == 0 or self._copies < COPY_LIMIT):
+            if self._rewriter is None:
+                self._rewriter = Rewriter(self._present, self._nullable_groups, self._resettable, self._forward,
+                                          zero_groups=self._zero_groups)
+            self._rewriter.behind = self._behind > 0
+            tail = self._rewriter.non_empty(node.body)
+            self._copies += bool(lo and tail is not None)
+            self._rewrote |= tail is not None and tail is not node.body
+        if tail is None:
+            return self._iteration(node.body, hid) + _qstr(lo, hi, node.greedy)
+        # ECMAScript RepeatMatcher: an iteration beyond the minimum that ends where it started fails and
+        # backtracks into the body; `regex` instead accepts it and stops.  So the optional iterations use
+        # the body restricted to non-empty matches (same order of alternatives): B{lo} NE(B){0,hi-lo}.
+        head = self._iteration(node.body, hid) + ("" if lo == 1 else _qstr(lo, lo, node.greedy)) if lo else ""
+        rest = self._iteration(tail, hid) + _qstr(0, INFINITY if hi == INFINITY else hi - lo, node.greedy)
+        return rest + head if self._behind else head + rest  # a lookbehind runs right to left
+
+    def _iteration(self, body: Node, hid: int) -> str:
+        """One iteration's pattern: in the hidden group ``h<hid>`` (with the backreference resets) or not."""
+        if not hid:
+            return "(?:" + self.emit(body) + ")"
+        self._stack.append(hid)
+        text = self.emit(body)
+        self._stack.pop()
+        if self._resettable:
+            resets = "".join(f"(?P<{self._ref_name[n]}>)" for n in sorted(_captures(body) & self._resettable))
+            text = text + resets if self._behind else resets + text
+        return f"(?P<h{hid}>{text})"
+
+
+def _qstr(lo: int, hi: int, greedy: bool) -> str:
+    """The ``regex`` quantifier for ``{lo,hi}`` (``hi`` may be INFINITY)."""
+    if (lo, hi) == (0, INFINITY):
+        q = "*"
+    elif (lo, hi) == (1, INFINITY):
+        q = "+"
+    elif (lo, hi) == (0, 1):
+        q = "?"
+    elif hi == INFINITY:
+        q = f"{{{lo},}}"
+    elif lo == hi:
+        q = f"{{{lo}}}"
+    else:
+        q = f"{{{lo},{hi}}}"
+    return q if greedy else q + "?"
 
 
 def _has_capture(node: Node) -> bool:
@@ -282,7 +367,126 @@ def _has_capture(node: Node) -> bool:
     return False
 
 
-def emit(tree: Node, flags: str, capture_count: int) -> Emitted:
+def _captures(node: Node) -> set[int]:
+    """Capture numbers of the groups inside ``node``."""
+    out: set[int] = set()
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, Group):
+            if n.index is not None:
+                out.add(n.index)
+            stack.append(n.body)
+        elif isinstance(n, (Look, Quant)):
+            stack.append(n.body)
+        elif isinstance(n, Seq):
+            stack.extend(n.items)
+        elif isinstance(n, Alt):
+            stack.extend(n.alternatives)
+    return out
+
+
+def _references(node: Node, inside: tuple[bool, ...], referenced: set[int], repeated: set[int],
+                nullable: set[int]) -> None:
+    """Collect referenced group numbers, the groups inside a repeating quantifier, and those that
+    can match the empty string.  ``inside`` has one flag per enclosing repeating quantifier: whether
+    its body can match empty (then `regex` may run an iteration V8 rejects, see ``Emitted.reset_in_place``)."""
+    if isinstance(node, BackRef):
+        assert node.index is not None
+        referenced.add(node.index)
+    elif isinstance(node, Group):
+        if node.index is not None:
+            if inside:
+                repeated.add(node.index)
+            if _nullable(node.body) or any(inside):
+                nullable.add(node.index)
+        _references(node.body, inside, referenced, repeated, nullable)
+    elif isinstance(node, Quant):
+        deeper = (*inside, _nullable(node.body)) if node.max > 1 and node.min <= REPEAT_LIMIT else inside
+        _references(node.body, deeper, referenced, repeated, nullable)
+    elif isinstance(node, Look):
+        _references(node.body, inside, referenced, repeated, nullable)
+    elif isinstance(node, Seq):
+        for i in node.items:
+            _references(i, inside, referenced, repeated, nullable)
+    elif isinstance(node, Alt):
+        for a in node.alternatives:
+            _references(a, inside, referenced, repeated, nullable)
+
+
+def _zero_groups(tree: Node) -> set[int]:
+    """Capture groups whose body can only match the empty string."""
+    out: set[int] = set()
+    stack = [tree]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, Group):
+            if n.index is not None and max_match_is_zero(n.body):
+                out.add(n.index)
+            stack.append(n.body)
+        elif isinstance(n, (Look, Quant)):
+            stack.append(n.body)
+        elif isinstance(n, Seq):
+            stack.extend(n.items)
+        elif isinstance(n, Alt):
+            stack.extend(n.alternatives)
+    return out
+
+
+def _scan(tree: Node) -> tuple[set[int], bool]:
+    """The capture numbers in the tree, and whether it has a backreference (one cheap pass)."""
+    captures: set[int] = set()
+    refs = False
+    stack = [tree]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, Seq):
+            stack.extend(n.items)
+        elif isinstance(n, Group):
+            if n.index is not None:
+                captures.add(n.index)
+            stack.append(n.body)
+        elif isinstance(n, (Look, Quant)):
+            stack.append(n.body)
+        elif isinstance(n, Alt):
+            stack.extend(n.alternatives)
+        elif isinstance(n, BackRef):
+            refs = True
+    return captures, refs
+
+
+def emit(tree: Node, flags: str, capture_count: int, source: str | None = None) -> Emitted:
+    """The ``regex`` pattern for ``tree``.  ``source`` (the JavaScript pattern) lets the common case
+    without any backslash-digit or backslash-k skip the backreference analysis."""
     em = Emitter(flags, capture_count)
-    em.out.pattern = em.emit(tree)
+    has_refs = False
+    if source is None or _MAY_REFER.search(source):
+        em._present, has_refs = _scan(tree)
+    referenced: set[int] = set()
+    nullable: set[int] = set()
+    forward: set[int] = set()
+    if has_refs:
+        repeated: set[int] = set()
+        _references(tree, (), referenced, repeated, nullable)
+        forward = forward_references(tree)
+        em._resettable = referenced & repeated
+        em._ref_name = {n: f"{'b' if n in nullable else 'g'}{n}" for n in em._resettable}
+        em.out.reset_in_place = em._resettable - nullable
+    em._nullable_groups = nullable
+    if has_refs:
+        em._zero_groups = _zero_groups(tree)
+    em._forward = forward
+    # case-insensitive backreferences compare canonical forms: match on the canonical subject
+    em.out.canonical = em.icase and bool(referenced & em._present)
+    pattern = em.emit(tree)
+    # A group can vanish from the rewritten optional iterations (a capture inside a lookaround that
+    # makes up a whole iteration, which V8 rejects as empty): define it where it never matches, so the
+    # references and value look-ups still find the name.
+    if em._rewrote and not has_refs:
+        em._present = _scan(tree)[0]
+    for n in sorted(em._present) if em._rewrote else ():
+        for name in dict.fromkeys((f"g{n}", em._ref_name.get(n, f"g{n}"))):
+            if f"(?P<{name}>" not in pattern:
+                pattern += f"(?:(?!)(?P<{name}>))?"
+    em.out.pattern = pattern
     return em.out

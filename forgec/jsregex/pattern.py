@@ -56,21 +56,23 @@ class JSMatch:
     normal Python strings.
     """
 
-    __slots__ = ("_groups", "_m", "_pattern", "end", "start")
+    __slots__ = ("_groups", "_m", "_pattern", "_subject", "end", "start")
 
-    def __init__(self, pattern: JSPattern, m: Any) -> None:
+    def __init__(self, pattern: JSPattern, m: Any, subject: str | None = None) -> None:
         self._pattern = pattern
         self._m = m
+        #: the view the match is reported on (``m.string`` may be its case-canonical copy)
+        self._subject: str = m.string if subject is None else subject
         self.start, self.end = m.span()
         self._groups: list[str | None] | None = None
 
     @property
     def matched(self) -> str:
-        return self._m.group(0)
+        return self._subject[self.start:self.end]
 
     def groups(self) -> list[str | None]:
         if self._groups is None:
-            self._groups = self._pattern._group_values(self._m)
+            self._groups = self._pattern._group_values(self._m, self._subject)
         return self._groups
 
     def group(self, index: int | str = 0) -> str | None:
@@ -104,7 +106,9 @@ class JSPattern:
         self.group_names = group_names
         self.regex = compiled
         self._emitted = emitted
-        self._needs_reset = any(enc for enc, behind in emitted.enclosing.values() if not behind)
+        self._needs_reset = any(enc for enc, _behind in emitted.enclosing.values())
+        self._canon = _canon_table(self.unicode) if emitted.canonical else None
+        self._present = frozenset(compiled.groupindex)  # `groupindex` builds a new dict per access
 
     def __repr__(self) -> str:
         return f"/{self.source}/{self.flags}"
@@ -114,21 +118,29 @@ class JSPattern:
         """``text`` in the representation this pattern matches on."""
         return _joined(text) if self.unicode else _units_view(text)
 
+    def _matchable(self, view: str) -> str:
+        """What ``self.regex`` runs on: the view, or its case-canonical copy (see ``Emitted.canonical``)."""
+        return view if self._canon is None else view.translate(self._canon)
+
     # --- captures ----------------------------------------------------------------------------
-    def _group_values(self, m: Any) -> list[str | None]:
+    def _group_values(self, m: Any, subject: str) -> list[str | None]:
         values: list[str | None] = []
+        present = self._present
         for n in range(1, self.group_count + 1):
             name = f"g{n}"
-            span = m.span(name)
-            if span[0] < 0:
+            if name not in present:  # V8 drops `(…)?`-style atoms that can only match empty, group and all
                 values.append(None)
                 continue
-            enclosing, behind = self._emitted.enclosing.get(n, ((), False))
-            if enclosing and not behind:
-                kept = self._survives_reset(m, name, enclosing)
-                values.append(None if kept is None else m.string[kept[0]:kept[1]])
+            span = m.span(name)
+            if span[0] < 0 or (span[0] == span[1] and n in self._emitted.reset_in_place):
+                values.append(None)
                 continue
-            values.append(m.group(name))
+            enclosing, _behind = self._emitted.enclosing.get(n, ((), False))
+            if enclosing:
+                kept = self._survives_reset(m, name, enclosing)
+                values.append(None if kept is None else subject[kept[0]:kept[1]])
+                continue
+            values.append(subject[span[0]:span[1]])
         return values
 
     def _survives_reset(self, m: Any, name: str, enclosing: tuple[int, ...]) -> tuple[int, int] | None:
@@ -136,29 +148,39 @@ class JSPattern:
 
         A capture survives when it lies inside the last accepted iteration of every enclosing quantifier;
         returns its span, or None.  An iteration that matched empty beyond the minimum count is one
-        JavaScript rejects, so captures made in it are dropped.
+        JavaScript rejects, so captures made in it are dropped.  Inside a lookbehind iterations run right
+        to left; ``regex`` lists their spans in that (chronological) order too, so the last span is still
+        the last iteration, and a rejected empty iteration sits at its left edge.
         """
         span = m.span(name)
-        for hid in enclosing:
-            spans = m.spans(f"h{hid}")
-            minimum = self._emitted.hidden_min.get(hid, 0)
-            rejected = 0
-            while len(spans) > minimum and spans and spans[-1][0] == spans[-1][1]:
-                spans = spans[:-1]
-                rejected += 1
-            if not spans:
-                return None
-            last = spans[-1]
-            if rejected and span[0] == span[1] == last[1]:
-                caps = m.spans(name)
-                while rejected and caps and caps[-1] == span:
-                    caps = caps[:-1]
-                    rejected -= 1
-                if not caps:
+        moved = True
+        while moved:  # dropping a rejected capture moves the span back: re-check every level
+            moved = False
+            for hid in enclosing:
+                spans = m.spans(f"h{hid}")
+                minimum = self._emitted.hidden_min.get(hid, 0)
+                rejected = 0
+                while len(spans) > minimum and spans and spans[-1][0] == spans[-1][1]:
+                    spans = spans[:-1]
+                    rejected += 1
+                if not spans:
                     return None
-                span = caps[-1]
-            if not (last[0] <= span[0] and span[1] <= last[1]):
-                return None
+                last = spans[-1]
+                edge = last[0] if hid in self._emitted.hidden_behind else last[1]
+                if rejected and span[0] == span[1] == edge:
+                    caps = m.spans(name)
+                    while caps and caps[-1] != span:
+                        caps = caps[:-1]
+                    while rejected and caps and caps[-1] == span:
+                        caps = caps[:-1]
+                        rejected -= 1
+                    if not caps:
+                        return None
+                    if caps[-1] != span:
+                        span = caps[-1]
+                        moved = True
+                if not (last[0] <= span[0] and span[1] <= last[1]):
+                    return None
         return span
 
     # --- matching ----------------------------------------------------------------------------
@@ -168,20 +190,21 @@ class JSPattern:
         out: list[JSMatch] = []
         pos, n = 0, len(view)
         search = self.regex.search
+        subject = self._matchable(view)
         while True:
             if deadline is None:
-                m = search(view, pos)
+                m = search(subject, pos)
             else:
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
                     raise JSRegexTimeout(f"/{self.source}/{self.flags} timed out")
                 try:
-                    m = search(view, pos, timeout=remaining)
+                    m = search(subject, pos, timeout=remaining)
                 except TimeoutError as exc:
                     raise JSRegexTimeout(f"/{self.source}/{self.flags} timed out") from exc
             if m is None:
                 break
-            out.append(JSMatch(self, m))
+            out.append(JSMatch(self, m, view))
             if not self.global_:
                 break
             s, e = m.span()
@@ -194,10 +217,10 @@ class JSPattern:
         """The first match in ``text`` (ignores ``g``), like ``RegExp.prototype.exec`` from index 0."""
         view = self.view(text)
         try:
-            m = self.regex.search(view, 0, timeout=timeout)
+            m = self.regex.search(self._matchable(view), 0, timeout=timeout)
         except TimeoutError as exc:
             raise JSRegexTimeout(f"/{self.source}/{self.flags} timed out") from exc
-        return None if m is None else JSMatch(self, m)
+        return None if m is None else JSMatch(self, m, view)
 
     def test(self, text: str, timeout: float | None = 1.0) -> bool:
         return self.search(text, timeout) is not None
@@ -243,10 +266,18 @@ def _splice(view: str, matches: Sequence[JSMatch], fn: Callable[[JSMatch], str])
     return "".join(parts)
 
 
+@lru_cache(maxsize=2)
+def _canon_table(unicode: bool) -> dict[int, int]:
+    """``str.translate`` table mapping each character to its case-canonical form (B0 items 3–4)."""
+    from ._unicode_data import NONU_CANON, SIMPLE_FOLD
+
+    return dict(SIMPLE_FOLD if unicode else NONU_CANON)
+
+
 @lru_cache(maxsize=1024)
 def _compile(pattern: str, flags: str) -> JSPattern:
     parsed = parse_checked(pattern, flags)
-    emitted = emit(parsed.tree, flags, parsed.capture_count)
+    emitted = emit(parsed.tree, flags, parsed.capture_count, pattern)
     import regex
 
     try:

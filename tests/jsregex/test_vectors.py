@@ -1,4 +1,9 @@
-"""Compare forgec.jsregex with stored Node 20 results (tests/jsregex/vectors.json, see tools/)."""
+"""Compare forgec.jsregex with stored Node 20 results (see tools/).
+
+``vectors.json`` (tools/gen_vectors.py) covers syntax, Unicode, flags and replacement; ``capture_vectors.json``
+(tools/gen_capture_vectors.py) covers capture semantics (import-regex B0 item 7): quantified groups,
+backreferences, lookbehind captures, ``i`` backreferences.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +14,27 @@ import pytest
 
 from forgec.jsregex import JSRegexError, compile_js, transform_string
 
-VECTORS = json.loads((Path(__file__).parent / "vectors.json").read_text(encoding="utf-8"))
+HERE = Path(__file__).parent
+VECTORS = json.loads((HERE / "vectors.json").read_text(encoding="utf-8"))
+CAPTURE_VECTORS = json.loads((HERE / "capture_vectors.json").read_text(encoding="utf-8"))
+
+#: Node results forgec does not reproduce (docs/compatibility.md, "Regex"): V8's rule that a loop
+#: iteration which matched the empty string beyond the minimum fails and backtracks into its body, where
+#: forgec cannot rewrite the body (a backreference to a group that may hold ""), and one V8 quirk of
+#: `replace` with a function replacer under `gu` (the oracle counts matches that way).  Strict xfail:
+#: a fix makes them fail loudly.
+KNOWN_DIFFERENCES = {
+    ("(a|)(?:\\1|b)+",
+     "", "b"),
+    ("(a|)(?:\\1|b)+",
+     "g", "b"),
+    ("((?=k))|\\1",
+     "gu", "ab"),
+    ("(?<n>[^b]\\k<n>)\\k<n>+|a((?<=a+?.+?\\k<n>{1,3})(b+b\\3*){0,2}|(?:k|\\1*x?)(?<m>\\k<n>{1,3})|[ab]?(bx?|\\k<n>{0,2}\\k<n>*))+",
+     "gimu", "s\u017fb\u017f\u212aAbkA"),
+    ("\\2{2}(\\1{2}(?<=(\\1B)\\1|k+(?:\\4b\\4))s{1,3}){1,3}.",
+     "i", "bbSs"),
+}
 
 
 def _id(v: dict) -> str:
@@ -34,8 +59,7 @@ def _run(v: dict) -> dict:
     return out
 
 
-@pytest.mark.parametrize("v", VECTORS, ids=[_id(v) for v in VECTORS])
-def test_vector(v: dict) -> None:
+def _check(v: dict) -> None:
     got = _run(v)
     assert got["error"] == v["error"]
     if v["error"] is None and "text" in v:
@@ -44,3 +68,24 @@ def test_vector(v: dict) -> None:
         assert (got["exec"] is None) == (exp is None)
         if exp is not None:
             assert got["exec"]["groups"] == exp["groups"]
+
+
+@pytest.mark.parametrize("v", VECTORS, ids=[_id(v) for v in VECTORS])
+def test_vector(v: dict) -> None:
+    _check(v)
+
+
+def _capture_param(v: dict) -> object:
+    known = (v["pattern"], v["flags"], v.get("text")) in KNOWN_DIFFERENCES
+    marks = [pytest.mark.xfail(strict=True, reason="docs/compatibility.md, Regex")] if known else []
+    return pytest.param(v, id=_id(v), marks=marks)
+
+
+@pytest.mark.parametrize("v", [_capture_param(v) for v in CAPTURE_VECTORS])
+def test_capture_vector(v: dict) -> None:
+    _check(v)
+
+
+def test_known_differences_are_in_the_vectors() -> None:
+    keys = {(v["pattern"], v["flags"], v.get("text")) for v in CAPTURE_VECTORS}
+    assert keys >= KNOWN_DIFFERENCES
