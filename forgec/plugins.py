@@ -21,7 +21,7 @@ pre-registered, so they cannot be overridden.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Container, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -93,12 +93,10 @@ class Registry:
         """Add a macro; returns the unregister handle (a no-op once another definition replaced it)."""
         from forgec.macros.builtins import BUILTIN_MACROS
 
-        _check_name("Macro", name)
-        if name in BUILTIN_MACROS or name in self.macros:
-            raise PluginError(f"Macro is already registered: {name}")
-        definition = MacroDefinition(name, render, description, source, list(args or []))
-        self.macros[name] = definition
-        return lambda: self._remove(self.macros, name, definition)
+        return self._add(
+            "Macro", self.macros, BUILTIN_MACROS, name,
+            lambda: MacroDefinition(name, render, description, source, list(args or [])),
+        )  # fmt: skip
 
     def register_slot(
         self,
@@ -112,12 +110,27 @@ class Registry:
         """Add a slot renderer; returns the unregister handle."""
         from forgec.slots.names import BUILTIN_SLOT_NAMES
 
-        _check_name("Slot", name)
-        if name in BUILTIN_SLOT_NAMES or name in self.slots:
-            raise PluginError(f"Slot is already registered: {name}")
-        definition = SlotDefinition(name, render, description, source, dict(options or {}))
-        self.slots[name] = definition
-        return lambda: self._remove(self.slots, name, definition)
+        return self._add(
+            "Slot", self.slots, BUILTIN_SLOT_NAMES, name,
+            lambda: SlotDefinition(name, render, description, source, dict(options or {})),
+        )  # fmt: skip
+
+    def _add(
+        self, kind: str, table: dict[str, Any], builtin: Container[str], name: str, build: Callable[[], Any]
+    ) -> Callable[[], None]:
+        """pi-forge's one registration rule for macros and slots alike (§12).
+
+        The name must be well formed and taken by neither a built-in nor an earlier registration;
+        only then is the definition built (``build``), so a bad name is reported before any
+        problem with the other arguments.  The handle removes this definition only, never one
+        that replaced it.
+        """
+        _check_name(kind, name)
+        if name in builtin or name in table:
+            raise PluginError(f"{kind} is already registered: {name}")
+        definition = build()
+        table[name] = definition
+        return lambda: self._remove(table, name, definition)
 
     @staticmethod
     def _remove(table: dict[str, Any], name: str, definition: Any) -> None:

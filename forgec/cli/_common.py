@@ -1,5 +1,5 @@
 """Small helpers shared by forgec's commands: the no-traceback guard, error messages, ``--out``
-files and colour detection.
+files, colour detection and the load-and-compile step of the commands that take one STACK.
 
 Every usage or I/O problem a command reports (not click's own usage errors) has one shape,
 ``forgec <command>: error: <message>``, so scripts and people can tell which command complained.
@@ -11,6 +11,7 @@ import functools
 import os
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NoReturn, TypeVar
 
@@ -247,3 +248,77 @@ def echo_context_errors(exc: Any) -> NoReturn:
         click.echo(format_finding(display, Finding(diagnostic, diagnostic.level)), err=True)
     count = f"{len(problems)} problem" + ("" if len(problems) == 1 else "s")
     fail(f"the context file {display} cannot be used ({count})")
+
+
+@dataclass(frozen=True, slots=True)
+class CompiledStack:
+    """What :func:`compile_stack_argument` hands back to its command."""
+
+    inputs: Any  #: :class:`forgec.report.ReportInputs`: the loaded stack (``.loaded``) and context
+    report: dict[str, Any]  #: the compile report
+    plugins: Any  #: :class:`forgec.cli._plugins.PluginSetup` of this run (``.errors`` for the exit code)
+    display: str  #: the stack's name in messages: its path, or the ``--stdin-filename`` (``-``)
+    from_stdin: bool  #: STACK was ``-``: there is no stack file to protect from ``--out``
+
+
+def stack_and_context(context_help: str) -> Callable[[F], F]:
+    """The ``STACK`` argument (a file, or ``-`` for standard input) and ``--context FILE`` option.
+
+    Declared once so that ``forgec preview`` and ``forgec compile`` accept the same inputs (what
+    :func:`compile_stack_argument` reads); only the ``--context`` help text is the command's own.
+    """
+
+    def decorate(fn: F) -> F:
+        fn = click.option(
+            "--context",
+            "context_path",
+            type=click.Path(exists=True, dir_okay=False, path_type=Path),
+            help=context_help,
+        )(fn)
+        return click.argument(  # type: ignore[return-value]
+            "stack", type=click.Path(exists=True, dir_okay=False, allow_dash=True, path_type=Path)
+        )(fn)
+
+    return decorate
+
+
+def compile_stack_argument(
+    stack: Path,
+    context_path: Path | None,
+    *,
+    stdin_filename: str | None,
+    trust_plugins: bool,
+    command: str,
+    payloads: bool = False,
+    diagnostics_out: list[Any] | None = None,
+) -> CompiledStack:
+    """Load STACK (a path or ``-``) and ``--context``, set up the plugins and build the compile report.
+
+    ``forgec preview`` and ``forgec compile`` read their input the same way, and a difference
+    would be a bug (the same stack, plugins or stdin name giving another report): this one step is
+    the contract both follow.  A stack or context the readers refuse ends the command (exit 2,
+    after the plugin diagnostics, a refused context's findings one per line) and never shows a
+    traceback.  ``command`` (``forgec preview``) prefixes the plugin diagnostics; ``payloads``
+    and ``diagnostics_out`` are passed to :func:`forgec.report.build_report`.
+    """
+    from forgec.cli._plugins import echo_plugin_diagnostics, plugin_setup_for, report_needs_plugin
+    from forgec.codecs.context import ContextError
+    from forgec.report import build_report, load_for_report
+
+    from_stdin = str(stack) == "-"
+    if stdin_filename is not None and not from_stdin:
+        raise click.UsageError("--stdin-filename needs STACK '-' (the stack is read from standard input)")
+    display = (stdin_filename or "-") if from_stdin else str(stack)
+    plugins = plugin_setup_for(config_start(stack, stdin_filename), trust_plugins)
+    try:
+        source: Any = load_stdin_stack(stdin_filename, plugins.registry) if from_stdin else stack
+        inputs = load_for_report(source, context_path, registry=plugins.registry)
+        report = build_report(inputs, payloads=payloads, registry=plugins.registry, diagnostics_out=diagnostics_out)
+    except Exception as exc:  # a context or stack the readers refuse: report it, never a traceback
+        echo_plugin_diagnostics(plugins, command)
+        if isinstance(exc, ContextError):
+            echo_context_errors(exc)
+        fail(str(exc))
+    plugins.note_untrusted(report_needs_plugin(report))
+    echo_plugin_diagnostics(plugins, command)
+    return CompiledStack(inputs, report, plugins, display, from_stdin)

@@ -14,20 +14,14 @@ from typing import Any
 import click
 
 from forgec.cli._common import (
-    config_start,
-    echo_context_errors,
+    compile_stack_argument,
     echo_load_errors,
     fail,
-    load_stdin_stack,
     no_traceback,
+    stack_and_context,
     write_out,
 )
-from forgec.cli._plugins import (
-    echo_plugin_diagnostics,
-    plugin_setup_for,
-    report_needs_plugin,
-    trust_plugins_option,
-)
+from forgec.cli._plugins import trust_plugins_option
 from forgec.output import escape_controls
 
 _TARGETS = ("anthropic-messages", "google-generative-ai", "openai-completions", "openai-responses")
@@ -80,13 +74,7 @@ def _unknown_model(catalog: Any, key: str, message: str) -> str:
 
 
 @click.command("compile", epilog=_EPILOG, context_settings={"help_option_names": ["-h", "--help"]})
-@click.argument("stack", type=click.Path(exists=True, dir_okay=False, allow_dash=True, path_type=Path))
-@click.option(
-    "--context",
-    "context_path",
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    help="Context file (JSON or YAML); default: the built-in sample context.",
-)
+@stack_and_context("Context file (JSON or YAML); default: the built-in sample context.")
 @click.option(
     "--target",
     type=click.Choice([*_TARGETS, "all"]),
@@ -129,11 +117,9 @@ def compile_command(
     trust_plugins: bool = False,
 ) -> None:
     """Compile STACK and print the provider request body Pi would send (no network access)."""
-    from forgec.codecs.context import ContextError
     from forgec.emit import DEFAULT_SESSION_ID, build_payloads, compile_payload, report_payloads
     from forgec.emit.models import CatalogError, default_catalog, load_catalog
     from forgec.jscompat import json_stringify
-    from forgec.report import build_report, load_for_report
 
     try:
         catalog = load_catalog(models_file) if models_file is not None else default_catalog()
@@ -150,23 +136,12 @@ def compile_command(
     if model is not None and target not in ("all", model.api):
         fail(f"model {model.key} uses the {model.api} API, not {target}")
 
-    from_stdin = str(stack) == "-"
-    if stdin_filename is not None and not from_stdin:
-        raise click.UsageError("--stdin-filename needs STACK '-' (the stack is read from standard input)")
-    display = (stdin_filename or "-") if from_stdin else str(stack)
-    plugins = plugin_setup_for(config_start(stack, stdin_filename), trust_plugins)
     compile_diagnostics: list[Any] = []
-    try:
-        source: Any = load_stdin_stack(stdin_filename, plugins.registry) if from_stdin else stack
-        inputs = load_for_report(source, context_path, registry=plugins.registry)
-        doc = build_report(inputs, registry=plugins.registry, diagnostics_out=compile_diagnostics)
-    except Exception as exc:  # the readers refuse the stack or context: report it, no traceback
-        echo_plugin_diagnostics(plugins, "forgec compile")
-        if isinstance(exc, ContextError):
-            echo_context_errors(exc)
-        fail(str(exc))
-    plugins.note_untrusted(report_needs_plugin(doc))
-    echo_plugin_diagnostics(plugins, "forgec compile")
+    run = compile_stack_argument(
+        stack, context_path, stdin_filename=stdin_filename, trust_plugins=trust_plugins,
+        command="forgec compile", diagnostics_out=compile_diagnostics,
+    )
+    inputs, doc, display, from_stdin = run.inputs, run.report, run.display, run.from_stdin
     # pi-forge would not use a stack with loader errors; one that did not even parse compiles as
     # the fallback stack, whose body would look plausible and mean nothing: print none
     load_failed, parsed = echo_load_errors(inputs.loaded, display)

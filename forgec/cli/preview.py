@@ -14,30 +14,17 @@ from typing import Any
 import click
 
 from forgec.cli._common import (
-    config_start,
-    echo_context_errors,
+    compile_stack_argument,
     echo_load_errors,
-    fail,
-    load_stdin_stack,
     no_traceback,
+    stack_and_context,
     use_color,
 )
-from forgec.cli._plugins import (
-    echo_plugin_diagnostics,
-    plugin_setup_for,
-    report_needs_plugin,
-    trust_plugins_option,
-)
+from forgec.cli._plugins import trust_plugins_option
 
 
 @click.command("preview")
-@click.argument("stack", type=click.Path(exists=True, dir_okay=False, allow_dash=True, path_type=Path))
-@click.option(
-    "--context",
-    "context_path",
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    help="Context file (JSON or YAML) with the host snapshot; default: the built-in sample context.",
-)
+@stack_and_context("Context file (JSON or YAML) with the host snapshot; default: the built-in sample context.")
 @click.option(
     "--format",
     "fmt",
@@ -83,29 +70,15 @@ def preview(
       forgec preview coding.json --context ctx.yaml --format markdown
       forgec preview coding.json --context ctx.json --format json > report.json
     """
-    from forgec.codecs.context import ContextError
     from forgec.jscompat import dumps_report
     from forgec.preview import preview_diagnostics, render_markdown, render_rich, render_text
-    from forgec.report import compile_report, load_for_report
     from forgec.textsafe import escape_controls
 
-    from_stdin = str(stack) == "-"
-    if stdin_filename is not None and not from_stdin:
-        raise click.UsageError("--stdin-filename needs STACK '-' (the stack is read from standard input)")
-    display = (stdin_filename or "-") if from_stdin else str(stack)
-    plugins = plugin_setup_for(config_start(stack, stdin_filename), trust_plugins)
-    try:
-        source: Any = load_stdin_stack(stdin_filename, plugins.registry) if from_stdin else stack
-        inputs = load_for_report(source, context_path, registry=plugins.registry)
-        report = compile_report(inputs, payloads=(fmt == "json"), registry=plugins.registry)
-    except Exception as exc:  # a context or stack the readers refuse: report it, never a traceback
-        echo_plugin_diagnostics(plugins, "forgec preview")
-        if isinstance(exc, ContextError):
-            echo_context_errors(exc)
-        fail(str(exc))
-
-    plugins.note_untrusted(report_needs_plugin(report))
-    echo_plugin_diagnostics(plugins, "forgec preview")
+    run = compile_stack_argument(
+        stack, context_path, stdin_filename=stdin_filename, trust_plugins=trust_plugins,
+        command="forgec preview", payloads=(fmt == "json"),
+    )
+    inputs, report, plugins, display = run.inputs, run.report, run.plugins, run.display
     document = inputs.loaded.document
     if document is not None and not document.parsed:
         # the parse error first and alone: a full preview of the fallback stack would look as if
