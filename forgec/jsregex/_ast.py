@@ -1,11 +1,15 @@
-"""The syntax tree of an ECMAScript pattern, as V8's parser builds it.
+"""The syntax tree of an ECMAScript pattern, as V8's parser builds it, and the walks over it.
 
 Characters are integers: UTF-16 code units for patterns without ``u``, code points with ``u``
 (import-regex B0 items 1–2).  The tree is produced by :mod:`._parser` and consumed by :mod:`._emit`.
+
+Only :func:`children` and :func:`descendants` know which fields hold sub-patterns; every analysis goes
+through them, so a new node kind is taught to all of them here.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 INFINITY = 2**31 - 1  # V8's RegExpTree::kInfinity
@@ -91,16 +95,77 @@ class Alt(Node):
     alternatives: list[Node] = field(default_factory=list)
 
 
-def max_match_is_zero(node: Node) -> bool:
-    """True when ``node`` can only ever match the empty string (V8's ``max_match() == 0``)."""
+def children(node: Node) -> Sequence[Node]:
+    """The sub-patterns directly inside ``node``, in pattern order (none for an atom)."""
+    if isinstance(node, (Group, Look, Quant)):
+        return (node.body,)
+    if isinstance(node, Seq):
+        return node.items
+    if isinstance(node, Alt):
+        return node.alternatives
+    return ()
+
+
+def descendants(node: Node) -> list[Node]:
+    """``node`` itself, then every node inside it (breadth first).
+
+    Iterative, not recursive: the parser accepts patterns nested thousands of groups deep, and an
+    order-free question (which groups, is there a reference) must not hit Python's recursion limit on
+    them.  A list that grows while it is read, with :func:`children` repeated inline, because this runs
+    over every node of every compiled pattern: a generator, or a call per node, made the emitter's
+    analyses measurably slower (and deeper at the bottom of its recursion, lowering the nesting depth
+    it handles).
+    """
+    found = [node]
+    for n in found:
+        if isinstance(n, (Group, Look, Quant)):
+            found.append(n.body)
+        elif isinstance(n, Seq):
+            found.extend(n.items)
+        elif isinstance(n, Alt):
+            found.extend(n.alternatives)
+    return found
+
+
+def captures(node: Node) -> set[int]:
+    """Capture numbers of the groups in ``node`` (``node`` itself included)."""
+    found: set[int] = set()
+    for n in descendants(node):
+        if isinstance(n, Group) and n.index is not None:
+            found.add(n.index)
+    return found
+
+
+def max_match_is_zero(node: Node, zero_ref: Callable[[BackRef], bool] | None = None) -> bool:
+    """True when ``node`` can only ever match the empty string (V8's ``max_match() == 0``).
+
+    V8 counts every backreference as possibly consuming, and so does this without ``zero_ref``; the
+    non-empty rewriter (:mod:`._nonempty`) knows some references never consume (forward ones, those to
+    empty-only groups) and passes ``zero_ref`` to say which.
+    """
     if isinstance(node, (Empty, Assertion, Look)):
         return True
     if isinstance(node, Group):
-        return max_match_is_zero(node.body)
+        return max_match_is_zero(node.body, zero_ref)
     if isinstance(node, Seq):
-        return all(max_match_is_zero(i) for i in node.items)
+        return all(max_match_is_zero(i, zero_ref) for i in node.items)
     if isinstance(node, Alt):
-        return all(max_match_is_zero(i) for i in node.alternatives)
+        return all(max_match_is_zero(a, zero_ref) for a in node.alternatives)
     if isinstance(node, Quant):
-        return node.max == 0 or max_match_is_zero(node.body)
+        return node.max == 0 or max_match_is_zero(node.body, zero_ref)
+    return zero_ref is not None and isinstance(node, BackRef) and zero_ref(node)
+
+
+def nullable(node: Node) -> bool:
+    """True when ``node`` can match the empty string (a backreference can: its group may be empty)."""
+    if isinstance(node, (Empty, Assertion, Look, BackRef)):
+        return True
+    if isinstance(node, Group):
+        return nullable(node.body)
+    if isinstance(node, Quant):
+        return node.min == 0 or nullable(node.body)
+    if isinstance(node, Seq):
+        return all(nullable(i) for i in node.items)
+    if isinstance(node, Alt):
+        return any(nullable(a) for a in node.alternatives)
     return False

@@ -45,10 +45,13 @@ from ._ast import (
     Node,
     Quant,
     Seq,
+    captures,
+    children,
+    descendants,
     max_match_is_zero,
 )
+from ._ast import nullable as _nullable
 from ._nonempty import Rewriter, forward_references
-from ._nonempty import nullable as _nullable
 from ._unicode_data import GC_NAMES
 
 #: a JavaScript source that may contain a backreference (anything else skips that analysis)
@@ -294,8 +297,9 @@ class Emitter:
         # a rewritten copy (_nonempty.py) is wrapped exactly as its original, in the same hidden group
         orig = self._rewriter.twins.get(id(node), node) if self._rewriter else node
         # `?`-style quantifiers too when their body can match empty: V8 rejects an empty iteration
-        # beyond the minimum, captures and all
-        wrap = (orig.max > 1 or (orig.min < orig.max and _nullable(orig.body))) and _has_capture(node.body)
+        # beyond the minimum, captures and all (capture_count first: most patterns have no group at all)
+        wrap = (self.capture_count > 0 and (orig.max > 1 or (orig.min < orig.max and _nullable(orig.body)))
+                and bool(captures(node.body)))
         hid = 0
         if wrap:
             key = id(orig)
@@ -333,7 +337,7 @@ class Emitter:
         text = self.emit(body)
         self._stack.pop()
         if self._resettable:
-            resets = "".join(f"(?P<{self._ref_name[n]}>)" for n in sorted(_captures(body) & self._resettable))
+            resets = "".join(f"(?P<{self._ref_name[n]}>)" for n in sorted(captures(body) & self._resettable))
             text = text + resets if self._behind else resets + text
         return f"(?P<h{hid}>{text})"
 
@@ -355,104 +359,46 @@ def _qstr(lo: int, hi: int, greedy: bool) -> str:
     return q if greedy else q + "?"
 
 
-def _has_capture(node: Node) -> bool:
-    if isinstance(node, Group):
-        return node.index is not None or _has_capture(node.body)
-    if isinstance(node, (Look, Quant)):
-        return _has_capture(node.body)
-    if isinstance(node, Seq):
-        return any(_has_capture(i) for i in node.items)
-    if isinstance(node, Alt):
-        return any(_has_capture(i) for i in node.alternatives)
-    return False
-
-
-def _captures(node: Node) -> set[int]:
-    """Capture numbers of the groups inside ``node``."""
-    out: set[int] = set()
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, Group):
-            if n.index is not None:
-                out.add(n.index)
-            stack.append(n.body)
-        elif isinstance(n, (Look, Quant)):
-            stack.append(n.body)
-        elif isinstance(n, Seq):
-            stack.extend(n.items)
-        elif isinstance(n, Alt):
-            stack.extend(n.alternatives)
-    return out
-
-
 def _references(node: Node, inside: tuple[bool, ...], referenced: set[int], repeated: set[int],
                 nullable: set[int]) -> None:
     """Collect referenced group numbers, the groups inside a repeating quantifier, and those that
     can match the empty string.  ``inside`` has one flag per enclosing repeating quantifier: whether
-    its body can match empty (then `regex` may run an iteration V8 rejects, see ``Emitted.reset_in_place``)."""
+    its body can match empty (then `regex` may run an iteration V8 rejects, see ``Emitted.reset_in_place``).
+
+    Recursive (one frame per level, no deeper than :meth:`Emitter.emit` goes next): an explicit stack of
+    (node, inside) pairs measured slower."""
     if isinstance(node, BackRef):
         assert node.index is not None
         referenced.add(node.index)
-    elif isinstance(node, Group):
-        if node.index is not None:
-            if inside:
-                repeated.add(node.index)
-            if _nullable(node.body) or any(inside):
-                nullable.add(node.index)
-        _references(node.body, inside, referenced, repeated, nullable)
-    elif isinstance(node, Quant):
-        deeper = (*inside, _nullable(node.body)) if node.max > 1 and node.min <= REPEAT_LIMIT else inside
-        _references(node.body, deeper, referenced, repeated, nullable)
-    elif isinstance(node, Look):
-        _references(node.body, inside, referenced, repeated, nullable)
-    elif isinstance(node, Seq):
-        for i in node.items:
-            _references(i, inside, referenced, repeated, nullable)
-    elif isinstance(node, Alt):
-        for a in node.alternatives:
-            _references(a, inside, referenced, repeated, nullable)
+        return
+    if isinstance(node, Group) and node.index is not None:
+        if inside:
+            repeated.add(node.index)
+        if _nullable(node.body) or any(inside):
+            nullable.add(node.index)
+    elif isinstance(node, Quant) and node.max > 1 and node.min <= REPEAT_LIMIT:
+        inside = (*inside, _nullable(node.body))
+    for child in children(node):
+        _references(child, inside, referenced, repeated, nullable)
 
 
 def _zero_groups(tree: Node) -> set[int]:
     """Capture groups whose body can only match the empty string."""
-    out: set[int] = set()
-    stack = [tree]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, Group):
-            if n.index is not None and max_match_is_zero(n.body):
-                out.add(n.index)
-            stack.append(n.body)
-        elif isinstance(n, (Look, Quant)):
-            stack.append(n.body)
-        elif isinstance(n, Seq):
-            stack.extend(n.items)
-        elif isinstance(n, Alt):
-            stack.extend(n.alternatives)
-    return out
+    return {n.index for n in descendants(tree)
+            if isinstance(n, Group) and n.index is not None and max_match_is_zero(n.body)}
 
 
 def _scan(tree: Node) -> tuple[set[int], bool]:
     """The capture numbers in the tree, and whether it has a backreference (one cheap pass)."""
-    captures: set[int] = set()
+    captured: set[int] = set()
     refs = False
-    stack = [tree]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, Seq):
-            stack.extend(n.items)
-        elif isinstance(n, Group):
+    for n in descendants(tree):
+        if isinstance(n, Group):
             if n.index is not None:
-                captures.add(n.index)
-            stack.append(n.body)
-        elif isinstance(n, (Look, Quant)):
-            stack.append(n.body)
-        elif isinstance(n, Alt):
-            stack.extend(n.alternatives)
+                captured.add(n.index)
         elif isinstance(n, BackRef):
             refs = True
-    return captures, refs
+    return captured, refs
 
 
 def emit(tree: Node, flags: str, capture_count: int, source: str | None = None) -> Emitted:

@@ -21,7 +21,6 @@ from typing import Literal
 from ._ast import (
     REPEAT_LIMIT,
     Alt,
-    Assertion,
     BackRef,
     CharClass,
     Empty,
@@ -30,28 +29,15 @@ from ._ast import (
     Node,
     Quant,
     Seq,
+    captures,
     max_match_is_zero,
+    nullable,
 )
 
 #: where a node's empty matches sit in its order of tries
 Order = Literal["never", "always", "last", "first"]
 
 NEVER = CharClass(False)  # emits (?!)
-
-
-def nullable(node: Node) -> bool:
-    """True when ``node`` can match the empty string (a backreference can: its group may be empty)."""
-    if isinstance(node, (Empty, Assertion, Look, BackRef)):
-        return True
-    if isinstance(node, Group):
-        return nullable(node.body)
-    if isinstance(node, Seq):
-        return all(nullable(i) for i in node.items)
-    if isinstance(node, Alt):
-        return any(nullable(a) for a in node.alternatives)
-    if isinstance(node, Quant):
-        return node.min == 0 or nullable(node.body)
-    return False
 
 
 def _single(node: Node) -> bool:
@@ -86,15 +72,18 @@ class Rewriter:
 
     # --- classification ------------------------------------------------------------------------
     def _zero(self, node: Node) -> bool:
-        """Only ever matches the empty string."""
-        if isinstance(node, BackRef):
-            return node.index not in self.present or id(node) in self.forward or node.index in self.zero_groups
-        if isinstance(node, (Seq, Alt, Group, Quant)) and self.zero_groups:
-            return _zero_with(node, self)
-        return max_match_is_zero(node)
+        """Only ever matches the empty string.
 
-    def _nullable(self, node: Node) -> bool:
-        return nullable(node)
+        Inside a compound node the references are judged by what the emitter knows only when some group
+        is empty-only (``zero_groups``); otherwise V8's rule (a reference may consume) is kept there.
+        """
+        if isinstance(node, BackRef):
+            return self._zero_ref(node)
+        return max_match_is_zero(node, self._zero_ref if self.zero_groups else None)
+
+    def _zero_ref(self, node: BackRef) -> bool:
+        """The reference never consumes: its group is absent, not yet closed, or only captures ""."""
+        return node.index not in self.present or id(node) in self.forward or node.index in self.zero_groups
 
     def _ref_known(self, node: BackRef) -> bool:
         """The reference's value is either unset or non-empty (never the empty string)."""
@@ -102,14 +91,14 @@ class Rewriter:
         return n is not None and n not in self.nullable_groups and n not in self.resettable
 
     def order(self, node: Node) -> Order | None:
-        if not self._nullable(node):
+        if not nullable(node):
             return "never"
         if self._zero(node):
             return "always"
         if isinstance(node, Group):
             return self.order(node.body)
         if isinstance(node, Quant):
-            if node.min != 0 or (self._nullable(node.body) and self.non_empty(node.body) is None):
+            if node.min != 0 or (nullable(node.body) and self.non_empty(node.body) is None):
                 return None
             return "last" if node.greedy else "first"  # the single empty try is the zero count
         if isinstance(node, Alt):
@@ -137,7 +126,7 @@ class Rewriter:
         if isinstance(node, Quant):
             return node.min == 0
         if isinstance(node, Alt):
-            empties = [a for a in node.alternatives if self._nullable(a)]
+            empties = [a for a in node.alternatives if nullable(a)]
             return len(empties) == 1 and self._one_empty(empties[0])
         if isinstance(node, Seq):
             return all(self._one_empty(i) for i in node.items)
@@ -173,16 +162,14 @@ class Rewriter:
     # --- rewriting -----------------------------------------------------------------------------
     def non_empty(self, node: Node) -> Node | None:
         """``node`` restricted to its non-empty matches, in the same order; None if not exact."""
-        if not self._nullable(node):
+        if not nullable(node):
             return node
         if self._zero(node):
             return NEVER
         if isinstance(node, BackRef):
-            if not self._ref_known(node):
-                return None
-            ref = BackRef(node.index, node.name)
-            self.ref_modes[id(ref)] = "strict"
-            return ref
+            return self._marked_ref(node, "strict")
+        # a group or alternation keeps its shape; recursing directly (no helper shared with
+        # empty()) keeps one frame per nesting level, as deep patterns need
         if isinstance(node, Group):
             body = self.non_empty(node.body)
             return None if body is None else Group(body, node.index, node.name)
@@ -193,7 +180,7 @@ class Rewriter:
             if node.min > REPEAT_LIMIT:
                 return None
             body: Node | None = node.body
-            if self._nullable(node.body):
+            if nullable(node.body):
                 # its own iterations are non-empty ones (the emitter writes it as NE(body){0,max}), so
                 # only the zero count is empty; with a minimum, the first iterations may be empty too
                 body = self.non_empty(node.body) if node.min == 0 else None
@@ -239,16 +226,12 @@ class Rewriter:
 
     def empty(self, node: Node) -> Node | None:
         """``node`` restricted to its empty matches, in the same order; None if not exact."""
-        if not self._nullable(node):
+        if not nullable(node):
             return NEVER
         if self._zero(node):
             return node
         if isinstance(node, BackRef):
-            if not self._ref_known(node):
-                return None
-            ref = BackRef(node.index, node.name)
-            self.ref_modes[id(ref)] = "unset"
-            return ref
+            return self._marked_ref(node, "unset")
         if isinstance(node, Group):
             body = self.empty(node.body)
             return None if body is None else Group(body, node.index, node.name)
@@ -264,18 +247,14 @@ class Rewriter:
             return None if any(i is None for i in items) else Seq(items)  # type: ignore[arg-type]
         return None  # pragma: no cover
 
-
-def _zero_with(node: Node, rw: Rewriter) -> bool:
-    """``max_match_is_zero`` that also knows the references which never consume."""
-    if isinstance(node, Group):
-        return rw._zero(node.body)
-    if isinstance(node, Seq):
-        return all(rw._zero(i) for i in node.items)
-    if isinstance(node, Alt):
-        return all(rw._zero(a) for a in node.alternatives)
-    if isinstance(node, Quant):
-        return node.max == 0 or rw._zero(node.body)
-    return rw._zero(node)
+    def _marked_ref(self, node: BackRef, mode: str) -> Node | None:
+        """A copy of the reference that :meth:`non_empty` (``mode`` "strict") or :meth:`empty` ("unset")
+        restricts; None when the group's value may be the empty string (then neither is exact)."""
+        if not self._ref_known(node):
+            return None
+        ref = BackRef(node.index, node.name)
+        self.ref_modes[id(ref)] = mode
+        return ref
 
 
 def forward_references(tree: Node) -> set[int]:
@@ -305,7 +284,7 @@ def forward_references(tree: Node) -> set[int]:
                 return before
             # every iteration starts with the body's captures reset, so what it may see does not
             # depend on earlier iterations: one walk covers them all
-            return before | walk(node.body, before - _capture_set(node.body), behind)
+            return before | walk(node.body, before - captures(node.body), behind)
         if isinstance(node, Seq):
             for item in node.items[::-1] if behind else node.items:
                 before = walk(item, before, behind)
@@ -319,21 +298,3 @@ def forward_references(tree: Node) -> set[int]:
 
     walk(tree, frozenset(), False)
     return out
-
-
-def _capture_set(node: Node) -> frozenset[int]:
-    found: set[int] = set()
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, Group):
-            if n.index is not None:
-                found.add(n.index)
-            stack.append(n.body)
-        elif isinstance(n, (Look, Quant)):
-            stack.append(n.body)
-        elif isinstance(n, Seq):
-            stack.extend(n.items)
-        elif isinstance(n, Alt):
-            stack.extend(n.alternatives)
-    return frozenset(found)

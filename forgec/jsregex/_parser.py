@@ -24,6 +24,7 @@ from ._ast import (
     Node,
     Quant,
     Seq,
+    descendants,
     max_match_is_zero,
 )
 
@@ -48,23 +49,20 @@ _ASCII_ID_PART = _ASCII_ID_START | frozenset(map(ord, "0123456789_"))
 
 
 def _is_id_start(c: int) -> bool:
-    if c in (0x24, 0x5F):
-        return True
-    if 0 <= c < 0x80:
-        return c in _ASCII_ID_START
-    if c < 0 or 0xD800 <= c <= 0xDFFF:
-        return False
-    return _id_re("start").match(chr(c)) is not None
+    return c in (0x24, 0x5F) or _in_id_property(c, _ASCII_ID_START, "start")
 
 
 def _is_id_part(c: int) -> bool:
-    if c in (0x24, 0x200C, 0x200D):
-        return True
+    return c in (0x24, 0x200C, 0x200D) or _in_id_property(c, _ASCII_ID_PART, "part")
+
+
+def _in_id_property(c: int, ascii_members: frozenset[int], kind: str) -> bool:
+    """``c`` is in ID_Start/ID_Continue (``kind``): ASCII from the set, lone surrogates never."""
     if 0 <= c < 0x80:
-        return c in _ASCII_ID_PART
+        return c in ascii_members
     if c < 0 or 0xD800 <= c <= 0xDFFF:
         return False
-    return _id_re("part").match(chr(c)) is not None
+    return _id_re(kind).match(chr(c)) is not None
 
 
 _ID_CACHE: dict[str, object] = {}
@@ -755,17 +753,9 @@ def _is_property_char(c: int) -> bool:
 
 def _resolve_names(node: Node, named: dict[str, int]) -> None:
     """Turn ``\\k<name>`` references into numbered ones once every group is known."""
-    stack = [node]
-    while stack:
-        n = stack.pop()
+    for n in descendants(node):
         if isinstance(n, BackRef) and n.name is not None:
             n.index = named[n.name]
-        elif isinstance(n, (Group, Look, Quant)):
-            stack.append(n.body)
-        elif isinstance(n, Seq):
-            stack.extend(n.items)
-        elif isinstance(n, Alt):
-            stack.extend(n.alternatives)
 
 
 def parse(source: str, flags: str) -> Parsed:
