@@ -187,6 +187,7 @@ class Emitter:
         self._resettable: set[int] = set()  # referenced groups inside a repeating quantifier
         self._ref_name: dict[int, str] = {}  # group -> the name its references and resets use
         self._copies = 0
+        self._reject_empty = True  # rewrite optional iterations to non-empty ones (see emit())
         self._rewrote = False
         self._hid_of: dict[int, int] = {}  # id(Quant) -> its hidden group number (a node may be emitted twice)
         self._nullable_groups: set[int] = set()
@@ -312,7 +313,8 @@ class Emitter:
                     self.out.hidden_behind.add(hid)
             node.hidden = hid
         tail = None
-        if hi > lo and nullable and not max_match_is_zero(node.body) and (lo == 0 or self._copies < COPY_LIMIT):
+        if (self._reject_empty and hi > lo and nullable and not max_match_is_zero(node.body)
+                and (lo == 0 or self._copies < COPY_LIMIT)):
             if self._rewriter is None:
                 self._rewriter = Rewriter(self._present, self._nullable_groups, self._resettable, self._forward,
                                           zero_groups=self._zero_groups)
@@ -401,10 +403,14 @@ def _scan(tree: Node) -> tuple[set[int], bool]:
     return captured, refs
 
 
-def emit(tree: Node, flags: str, capture_count: int, source: str | None = None) -> Emitted:
+def emit(tree: Node, flags: str, capture_count: int, source: str | None = None, *,
+         reject_empty_iterations: bool = True) -> Emitted:
     """The ``regex`` pattern for ``tree``.  ``source`` (the JavaScript pattern) lets the common case
-    without any backslash-digit or backslash-k skip the backreference analysis."""
+    without any backslash-digit or backslash-k skip the backreference analysis.
+    ``reject_empty_iterations=False`` skips the ``_nonempty.py`` rewrite (V8's rejection of empty
+    iterations): the fallback for a pattern whose rewrite would be too costly to compile (``_cost.py``)."""
     em = Emitter(flags, capture_count)
+    em._reject_empty = reject_empty_iterations
     has_refs = False
     if source is None or _MAY_REFER.search(source):
         em._present, has_refs = _scan(tree)

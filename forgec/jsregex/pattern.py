@@ -276,17 +276,43 @@ def _canon_table(unicode: bool) -> dict[int, int]:
 
 @lru_cache(maxsize=1024)
 def _compile(pattern: str, flags: str) -> JSPattern:
-    parsed = parse_checked(pattern, flags)
-    emitted = emit(parsed.tree, flags, parsed.capture_count, pattern)
     import regex
 
+    parsed = parse_checked(pattern, flags)
     try:
+        emitted = _emit_affordable(parsed, pattern, flags)
         compiled = regex.compile(emitted.pattern, regex.VERSION0)
-    except (regex.error, OverflowError, RecursionError, MemoryError) as exc:  # pragma: no cover
-        reason = f"forgec cannot run this pattern ({exc})"
-        raise JSRegexError(f"Invalid regular expression: /{pattern}/{flags}: {reason}", reason,
-                           unsupported=True) from None
+    except _TooCostly:
+        raise _unsupported(pattern, flags, "its nested repetitions are too costly to compile") from None
+    except RecursionError:  # nesting deeper than Python's stack (the emitter's or regex's compiler)
+        raise _unsupported(pattern, flags, "it is nested too deeply") from None
+    except (regex.error, OverflowError, MemoryError) as exc:  # V8 accepts what regex cannot
+        raise _unsupported(pattern, flags, str(exc)) from None
     return JSPattern(pattern, flags, compiled, emitted, parsed.capture_count, parsed.group_names)
+
+
+class _TooCostly(Exception):
+    """The emitted pattern would keep ``regex.compile`` busy past :data:`_cost.COMPILE_BUDGET`."""
+
+
+def _emit_affordable(parsed: Any, pattern: str, flags: str) -> Emitted:
+    """The emitted pattern, checked by ``_cost.py`` before ``regex.compile`` (which cannot be interrupted
+    and copies repeated bodies, so nested repeats could run for minutes). If V8's rejection of empty
+    iterations is what makes it costly (it turns nested ``*`` into nested ``+``), that rewrite is dropped."""
+    from ._cost import COMPILE_BUDGET, compile_cost
+
+    emitted = emit(parsed.tree, flags, parsed.capture_count, pattern)
+    if compile_cost(emitted.pattern) <= COMPILE_BUDGET:
+        return emitted
+    emitted = emit(parsed.tree, flags, parsed.capture_count, pattern, reject_empty_iterations=False)
+    if compile_cost(emitted.pattern) <= COMPILE_BUDGET:
+        return emitted
+    raise _TooCostly
+
+
+def _unsupported(pattern: str, flags: str, why: str) -> JSRegexError:
+    reason = f"forgec cannot run this pattern ({why})"
+    return JSRegexError(f"Invalid regular expression: /{pattern}/{flags}: {reason}", reason, unsupported=True)
 
 
 def compile_js(pattern: str, flags: str = "") -> JSPattern:

@@ -1,0 +1,46 @@
+"""Nested repeats must not keep ``regex.compile`` (which cannot be interrupted) busy for minutes."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from forgec.jsregex import JSRegexError, compile_js
+from forgec.jsregex._cost import COMPILE_BUDGET, compile_cost
+
+
+def _nest(depth: int, quantifier: str) -> str:
+    return "(?:" * depth + "a" + (")" + quantifier) * depth
+
+
+@pytest.mark.parametrize(("pattern", "cost"), [
+    ("abc", 3), ("a+", 2), ("a{3}", 4), ("(?:ab){2,}", 3 * 3), ("[a-z]+", 2), (r"\d{2}x", 4),
+    ("a|bc", 3), ("(?:a|b)*", 3), ("a{", 2),
+])  # fmt: skip
+def test_cost_model(pattern: str, cost: int) -> None:
+    # every atom 1 (":" of "(?:" included), a repeat with minimum n >= 1 costs n + 1 times its body
+    assert compile_cost(pattern) == cost
+
+
+@pytest.mark.parametrize("quantifier", ["+", "{2,}", "{3}"])
+def test_deeply_nested_minimum_repeats_are_refused_at_once(quantifier: str) -> None:
+    started = time.monotonic()
+    with pytest.raises(JSRegexError) as caught:
+        compile_js(_nest(40, quantifier), "g")
+    assert time.monotonic() - started < 2
+    assert caught.value.unsupported
+    assert "too costly to compile" in caught.value.reason
+
+
+def test_nested_stars_fall_back_to_the_plain_emission() -> None:
+    # the empty-iteration rewrite would turn 30 nested ``*`` into 30 nested ``+`` (2^30 units);
+    # without it the pattern is cheap, so it compiles and matches as a star nest does
+    pattern = compile_js(_nest(30, "*"), "g")
+    assert compile_cost(pattern.regex.pattern) <= COMPILE_BUDGET
+    assert pattern.search("aaa").matched == "aaa"
+
+
+def test_realistic_nesting_is_unaffected() -> None:
+    found = compile_js(r"(?:(?:\w+\s?){1,3}[.!?]){2,}", "g").search("Hi there.Yes! ok")
+    assert found is not None and found.matched == "Hi there.Yes!"
