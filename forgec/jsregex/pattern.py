@@ -278,8 +278,8 @@ def _canon_table(unicode: bool) -> dict[int, int]:
 def _compile(pattern: str, flags: str) -> JSPattern:
     import regex
 
-    parsed = parse_checked(pattern, flags)
     try:
+        parsed = parse_checked(pattern, flags)
         emitted = _emit_affordable(parsed, pattern, flags)
         compiled = regex.compile(emitted.pattern, regex.VERSION0)
     except _TooCostly:

@@ -44,3 +44,10 @@ def test_nested_stars_fall_back_to_the_plain_emission() -> None:
 def test_realistic_nesting_is_unaffected() -> None:
     found = compile_js(r"(?:(?:\w+\s?){1,3}[.!?]){2,}", "g").search("Hi there.Yes! ok")
     assert found is not None and found.matched == "Hi there.Yes!"
+
+
+@pytest.mark.parametrize("pattern", ["(" * 3000 + "a" + ")*" * 3000, "(?:" * 3000 + "a" + ")" * 3000])
+def test_nesting_deeper_than_the_stack_is_an_unsupported_pattern(pattern: str) -> None:
+    with pytest.raises(JSRegexError) as caught:  # never a RecursionError out of the library
+        compile_js(pattern, "g")
+    assert caught.value.unsupported and "nested too deeply" in caught.value.reason
