@@ -37,6 +37,7 @@ def compile_for_snapshot(
     errors, instead of snapshotting pi-forge's fallback stack (a typo in a test path must not give a
     green test that checks nothing).
     """
+    from forgec.codecs.context import load_context
     from forgec.emit.models import API_ORDER
     from forgec.report import compile_report
 
@@ -44,17 +45,16 @@ def compile_for_snapshot(
         raise SnapshotError(f"unknown target {target!r}; choose one of {', '.join(API_ORDER)}")
     if require_usable and not Path(stack).is_file():
         raise SnapshotError(f"{stack}: no such stack file")
-    report = compile_report(stack, context, registry=registry)
+    ctx = load_context(context)  # once: the report and the request body's tools both read it
+    report = compile_report(stack, ctx, registry=registry)
     if require_usable and (report.get("validation") or {}).get("usable") is False:
         errors = [d["message"] for d in report["validation"].get("diagnostics", []) if d.get("level") == "error"]
         raise SnapshotError(f"{stack}: the stack has loader errors: " + "; ".join(errors))
     if target is None:
         return report
-    from forgec.codecs.context import load_context
     from forgec.emit import PayloadError, emit_body
     from forgec.emit.models import CatalogError, default_catalog
 
-    ctx = load_context(context)
     try:
         return emit_body(
             target,
