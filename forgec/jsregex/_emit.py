@@ -174,7 +174,7 @@ class Emitted:
 
 
 class Emitter:
-    def __init__(self, flags: str, capture_count: int) -> None:
+    def __init__(self, flags: str, capture_count: int, *, reject_empty_iterations: bool = True) -> None:
         self.unicode = "u" in flags
         self.icase = "i" in flags
         self.multiline = "m" in flags
@@ -187,7 +187,7 @@ class Emitter:
         self._resettable: set[int] = set()  # referenced groups inside a repeating quantifier
         self._ref_name: dict[int, str] = {}  # group -> the name its references and resets use
         self._copies = 0
-        self._reject_empty = True  # rewrite optional iterations to non-empty ones (see emit())
+        self._reject_empty = reject_empty_iterations  # rewrite optional iterations to non-empty ones (see emit())
         self._rewrote = False
         self._hid_of: dict[int, int] = {}  # id(Quant) -> its hidden group number (a node may be emitted twice)
         self._nullable_groups: set[int] = set()
@@ -409,8 +409,7 @@ def emit(tree: Node, flags: str, capture_count: int, source: str | None = None, 
     without any backslash-digit or backslash-k skip the backreference analysis.
     ``reject_empty_iterations=False`` skips the ``_nonempty.py`` rewrite (V8's rejection of empty
     iterations): the fallback for a pattern whose rewrite would be too costly to compile (``_cost.py``)."""
-    em = Emitter(flags, capture_count)
-    em._reject_empty = reject_empty_iterations
+    em = Emitter(flags, capture_count, reject_empty_iterations=reject_empty_iterations)
     has_refs = False
     if source is None or _MAY_REFER.search(source):
         em._present, has_refs = _scan(tree)

@@ -17,6 +17,7 @@ from functools import lru_cache
 from typing import Any
 
 from ._emit import Emitted, emit
+from ._parser import Parsed
 from .errors import JSRegexError, JSRegexTimeout
 from .replace import expand_js_replacement, expand_trim_replacement, prepass_dollar_zero
 from .syntax import normalize_flags, parse_checked
@@ -295,7 +296,7 @@ class _TooCostly(Exception):
     """The emitted pattern would keep ``regex.compile`` busy past :data:`_cost.COMPILE_BUDGET`."""
 
 
-def _emit_affordable(parsed: Any, pattern: str, flags: str) -> Emitted:
+def _emit_affordable(parsed: Parsed, pattern: str, flags: str) -> Emitted:
     """The emitted pattern, checked by ``_cost.py`` before ``regex.compile`` (which cannot be interrupted
     and copies repeated bodies, so nested repeats could run for minutes). If V8's rejection of empty
     iterations is what makes it costly (it turns nested ``*`` into nested ``+``), that rewrite is dropped."""
