@@ -61,10 +61,10 @@ def _phases(cases: list[tuple[Path, Path]], rounds: int) -> dict[str, float]:
     """Best per-case time of each phase (seconds), each phase timed over the whole corpus."""
     from forgec.codecs.context import load_context
     from forgec.codecs.stack import load_stack_file
-    from forgec.compiler import compile_prompt
+    from forgec.compile.assemble import compile_prompt
+    from forgec.compile.passes.regex import finalize_message
     from forgec.fingerprint import stack_fingerprint
-    from forgec.passes.regex import finalize_message
-    from forgec.variables import VariableStore
+    from forgec.model.variables import VariableStore
 
     stacks = [load_stack_file(s) for s, _ in cases]
     contexts = [load_context(c) for _, c in cases]

@@ -10,9 +10,9 @@ from __future__ import annotations
 import random
 import time
 
-from forgec.macros import expand_block, grammar
-from forgec.runtime import Runtime
-from forgec.variables import VariableStore
+from forgec.compile.macros import expand_block, grammar
+from forgec.model.runtime import Runtime
+from forgec.model.variables import VariableStore
 
 WORDS = ["lorem", "ipsum", "dolor", "sit", "amet:", "consectetur", "adipiscing", "elit", "sed", "do", "eiusmod", "tempor"]
 MACROS = (

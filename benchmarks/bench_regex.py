@@ -1,4 +1,4 @@
-"""Throughput of forgec.jsregex.transform_string on typical rule patterns.
+"""Throughput of forgec.js.regex.transform_string on typical rule patterns.
 
 Run: ``.venv/bin/python benchmarks/bench_regex.py``.  Each case transforms a ~100 KB text (prose with
 OOC notes, think blocks, emoji) once per repetition; best of 5.  Compile time is reported separately
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 
-from forgec.jsregex import compile_js, transform_string
+from forgec.js.regex import compile_js, transform_string
 
 PARA = ("The knight said hello to the SECRET keeper (OOC: keep it short) and smiled 😺. "
         "<think>plan the next move\nthen act</think>\nToken-12345 was used. Colour me impressed!\n")
@@ -40,7 +40,7 @@ def main() -> None:
     print(f"text: {len(TEXT):,} characters  (*compile: parse + emit; regex.compile hits its own cache)")
     print(f"{'case':24} {'compile*':>9} {'transform':>10} {'MB/s':>7} {'matches':>8}")
     for name, pattern, flags, replace in CASES:
-        from forgec.jsregex.pattern import _compile
+        from forgec.js.regex.pattern import _compile
 
         _compile.cache_clear()
         t_compile = best(lambda p=pattern, f=flags: (_compile.cache_clear(), compile_js(p, f)), 3)

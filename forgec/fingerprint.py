@@ -16,7 +16,7 @@ import math
 import re
 from typing import Any, Final
 
-from forgec.jscompat import UNDEFINED, js_number_to_string, json_quote
+from forgec.js.values import UNDEFINED, js_number_to_string, json_quote
 
 __all__ = [
     "FINGERPRINT_PATTERN",
@@ -234,7 +234,7 @@ def normalize_profile(doc: Any, fallback_id: str = "") -> Any:
     out; ``promptStack: null`` is kept.  Validation messages are the profile loader's job — this
     only reproduces the object, so a profile with errors still gets a (meaningless) digest.
     """
-    from forgec.jscompat import js_trim
+    from forgec.js.values import js_trim
 
     if not isinstance(doc, dict):
         return doc

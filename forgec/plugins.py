@@ -91,7 +91,7 @@ class Registry:
         args: list[dict[str, Any]] | None = None,
     ) -> Callable[[], None]:
         """Add a macro; returns the unregister handle (a no-op once another definition replaced it)."""
-        from forgec.macros.builtins import BUILTIN_MACROS
+        from forgec.compile.macros.builtins import BUILTIN_MACROS
 
         return self._add(
             "Macro", self.macros, BUILTIN_MACROS, name,
@@ -108,7 +108,7 @@ class Registry:
         options: dict[str, Any] | None = None,
     ) -> Callable[[], None]:
         """Add a slot renderer; returns the unregister handle."""
-        from forgec.slots.names import BUILTIN_SLOT_NAMES
+        from forgec.model.slot_names import BUILTIN_SLOT_NAMES
 
         return self._add(
             "Slot", self.slots, BUILTIN_SLOT_NAMES, name,

@@ -16,11 +16,11 @@ from typing import Any
 
 from forgec.codecs.context import Context, load_context
 from forgec.codecs.stack import load_stack_data, load_stack_file, load_stack_folder
-from forgec.compiler import compile_prompt
+from forgec.compile.assemble import compile_prompt
+from forgec.compile.passes.regex import RegexBudget, finalize_message
 from forgec.diagnostics import Diagnostic
 from forgec.fingerprint import stack_fingerprint
-from forgec.passes.regex import RegexBudget, finalize_message
-from forgec.variables import VariableStore
+from forgec.model.variables import VariableStore
 
 __all__ = ["ReportInputs", "compile_report", "load_for_report"]
 
@@ -95,7 +95,7 @@ def load_for_report(stack: Any, context: Any = None, *, registry: Any = None) ->
     """
     slots: list[str] | None = None
     if registry is not None:
-        from forgec.slots import supported_slot_names
+        from forgec.compile.slots import supported_slot_names
 
         slots = supported_slot_names(registry)
     others: list[Any] = []

@@ -2,7 +2,7 @@
 
 Each stack ``<dir>/<name>`` gets the golden file ``<dir>/__golden__/<name>.prompt.md`` — in a
 subfolder, because pi-forge loads every ``*.json`` file of a stack folder and must not see anything
-but stacks there.  The format is the one the pytest plugin writes (:mod:`forgec.golden`), so a team can
+but stacks there.  The format is the one the pytest plugin writes (:mod:`forgec.output.golden`), so a team can
 move between the two.
 """
 
@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from forgec.golden import diff_golden, render_golden
+from forgec.output.golden import diff_golden, render_golden
 
 GOLDEN_DIR = "__golden__"
 GOLDEN_SUFFIX = ".prompt.md"
@@ -37,8 +37,8 @@ def compile_for_snapshot(
     errors, instead of snapshotting pi-forge's fallback stack (a typo in a test path must not give a
     green test that checks nothing).
     """
+    from forgec.codecs.catalog import API_ORDER
     from forgec.codecs.context import load_context
-    from forgec.emit.models import API_ORDER
     from forgec.report import compile_report
 
     if target is not None and target not in API_ORDER:
@@ -52,8 +52,8 @@ def compile_for_snapshot(
         raise SnapshotError(f"{stack}: the stack has loader errors: " + "; ".join(errors))
     if target is None:
         return report
+    from forgec.codecs.catalog import CatalogError, default_catalog
     from forgec.emit import PayloadError, emit_body
-    from forgec.emit.models import CatalogError, default_catalog
 
     try:
         return emit_body(

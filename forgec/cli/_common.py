@@ -163,7 +163,7 @@ def load_stdin_stack(stdin_filename: str | None, registry: Any = None) -> Any:
 
     slots = None
     if registry is not None:
-        from forgec.slots import supported_slot_names
+        from forgec.compile.slots import supported_slot_names
 
         slots = supported_slot_names(registry)
     stdin_hint()

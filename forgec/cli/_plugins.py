@@ -117,7 +117,7 @@ def configured_plugins(start: Path) -> tuple[str, ...]:
     it would compile without plugins the user trusted.
     """
     from forgec.cli._common import fail
-    from forgec.config import ConfigError, load_config
+    from forgec.settings import ConfigError, load_config
 
     try:
         return load_config(start).plugins

@@ -117,9 +117,9 @@ def compile_command(
     trust_plugins: bool = False,
 ) -> None:
     """Compile STACK and print the provider request body Pi would send (no network access)."""
+    from forgec.codecs.catalog import CatalogError, default_catalog, load_catalog
     from forgec.emit import DEFAULT_SESSION_ID, build_payloads, compile_payload, report_payloads
-    from forgec.emit.models import CatalogError, default_catalog, load_catalog
-    from forgec.jscompat import json_stringify
+    from forgec.js.values import json_stringify
 
     try:
         catalog = load_catalog(models_file) if models_file is not None else default_catalog()
@@ -180,7 +180,7 @@ def compile_command(
         text = (json_stringify(value, 2) or "") + "\n"
 
     if redact:
-        from forgec.redact import capture_payload
+        from forgec.emit.redact import capture_payload
 
         capture = capture_payload(value)
         text = capture.text + "\n"

@@ -85,8 +85,8 @@ def _expand(paths: tuple[str, ...]) -> list[str]:
     ``forgec fingerprint DIR/*`` also matches sub-folders such as ``__golden__``: a folder without
     stack files is skipped with a note (not an error -- the glob, not the user, named it).
     """
-    from forgec.discovery import STACK_SUFFIXES
     from forgec.output import escape_controls
+    from forgec.workspace import STACK_SUFFIXES
 
     out: list[str] = []
     for path in paths:

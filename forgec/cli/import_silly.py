@@ -25,7 +25,7 @@ from typing import Any
 
 import click
 
-from forgec.jscompat import dumps_report, json_stringify
+from forgec.js.values import dumps_report, json_stringify
 
 _ID_RE = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_-]*")
 #: longest stack id forgec writes (``<id>.fidelity.json`` and the temporary files stay < 255 bytes)
@@ -192,7 +192,7 @@ def _run(
     from forgec.importers.sillytavern import convert_preset
     from forgec.importers.sillytavern.jsonread import JsonParseError, parse_json, read_text
     from forgec.importers.sillytavern.preset import character_id_from_token, member
-    from forgec.jscompat import UNDEFINED
+    from forgec.js.values import UNDEFINED
     from forgec.rules import importer as codes
 
     if stack_id is not None and not _ID_RE.fullmatch(stack_id):
@@ -280,7 +280,7 @@ def _is_temp(name: str) -> bool:
 def _ids_hint(raw: Any, token: str | None = None) -> str | None:
     """``available character ids: 100000, 100001`` from the preset's ``prompt_order``."""
     from forgec.importers.sillytavern.preset import member
-    from forgec.jscompat import UNDEFINED, js_string
+    from forgec.js.values import UNDEFINED, js_string
 
     order = member(raw, "prompt_order") if isinstance(raw, dict) else UNDEFINED
     if not isinstance(order, list):

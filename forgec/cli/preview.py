@@ -70,9 +70,9 @@ def preview(
       forgec preview coding.json --context ctx.yaml --format markdown
       forgec preview coding.json --context ctx.json --format json > report.json
     """
-    from forgec.jscompat import dumps_report
-    from forgec.preview import preview_diagnostics, render_markdown, render_rich, render_text
-    from forgec.textsafe import escape_controls
+    from forgec.js.values import dumps_report
+    from forgec.output.preview import preview_diagnostics, render_markdown, render_rich, render_text
+    from forgec.output.textsafe import escape_controls
 
     run = compile_stack_argument(
         stack, context_path, stdin_filename=stdin_filename, trust_plugins=trust_plugins,
@@ -113,7 +113,7 @@ def preview(
 def _escaped(value: Any) -> Any:
     """The report with every string's control characters escaped, for the rich terminal view
     (rich strips a few controls but passes ESC through)."""
-    from forgec.textsafe import escape_controls
+    from forgec.output.textsafe import escape_controls
 
     if isinstance(value, str):
         return escape_controls(value, keep_newlines=True)

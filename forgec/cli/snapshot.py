@@ -45,7 +45,7 @@ def _shown(path: Path) -> str:
 def _stacks(paths: tuple[str, ...]) -> list[Path]:
     """The stack files named by PATH arguments, found the way ``forgec validate`` finds them."""
     from forgec.codecs.stack import list_stack_files
-    from forgec.discovery import expand_paths
+    from forgec.workspace import expand_paths
 
     found = expand_paths(list(paths))
     if found.errors:
@@ -99,8 +99,8 @@ def _run(action: str, paths: tuple[str, ...], context: Path | None, trust_plugin
     from forgec.codecs.context import ContextError
     from forgec.lint import Finding
     from forgec.output.concise import format_finding
+    from forgec.output.textsafe import escape_controls
     from forgec.snapshots import SnapshotError, check, update
-    from forgec.textsafe import escape_controls
 
     reject_empty_paths(paths)
     stacks = _stacks(paths)

@@ -1,7 +1,7 @@
 """``forgec validate``: lint prompt stacks (pi-forge's loader checks plus forgec's own rules).
 
-Only option parsing and printing live here; discovery is :mod:`forgec.discovery`, the pipeline is
-:mod:`forgec.lint`, configuration is :mod:`forgec.config`, the formats are :mod:`forgec.output`.
+Only option parsing and printing live here; discovery is :mod:`forgec.workspace`, the pipeline is
+:mod:`forgec.lint`, configuration is :mod:`forgec.settings`, the formats are :mod:`forgec.output`.
 """
 
 from __future__ import annotations
@@ -64,7 +64,7 @@ def _selectors(values: tuple[str, ...], option: str) -> tuple[str, ...] | None:
     Each occurrence must name at least one rule: ``--select ""`` (an unset CI variable) is a usage
     error, not "no rules, all checks passed".
     """
-    from forgec.config import ConfigError, parse_selector_list
+    from forgec.settings import ConfigError, parse_selector_list
 
     if not values:
         return None
@@ -125,10 +125,10 @@ def validate(
 ) -> None:
     """Lint prompt stacks: pi-forge's loader diagnostics (exact level, message and item id) plus
     forgec's own rules, each with a code, a name and a file:line:column position."""
-    from forgec.config import Config, ConfigError, RuleSelection, load_config, load_config_file
-    from forgec.discovery import expand_paths
     from forgec.lint import build_report, lint_targets
     from forgec.output import render
+    from forgec.settings import Config, ConfigError, RuleSelection, load_config, load_config_file
+    from forgec.workspace import expand_paths
 
     cli_select = _selectors(select, "--select")
     cli_extend = _selectors(extend_select, "--extend-select") or ()

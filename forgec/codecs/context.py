@@ -5,7 +5,7 @@ written down as JSON (or YAML).  The reference runner refuses a context with an 
 value of the wrong type (so a typo never silently becomes a default, compile-core §16.15(c)); forgec
 refuses it the same way, with a message that names the field; it reports every such problem at
 once (FG011, each at its line and column for a file), so one edit fixes them all.
-:meth:`Context.runtime` then builds the :class:`~forgec.runtime.Runtime` exactly as the reference runner builds pi-forge's
+:meth:`Context.runtime` then builds the :class:`~forgec.model.runtime.Runtime` exactly as the reference runner builds pi-forge's
 ``PromptRuntime`` ("How the reference runner builds the runtime").
 
 The checks are hand-written rather than delegated to ``jsonschema``: they must name the field in
@@ -23,12 +23,12 @@ from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
 from forgec.diagnostics import Diagnostic
-from forgec.jscompat import json_stringify
-from forgec.messages import latest_user_text
+from forgec.js.values import json_stringify
+from forgec.model.messages import latest_user_text
+from forgec.model.runtime import Runtime
+from forgec.model.variables import VariableStore
 from forgec.rules import loader as codes
-from forgec.runtime import Runtime
 from forgec.source import parse_source_text, read_source
-from forgec.variables import VariableStore
 
 __all__ = [
     "DEFAULTS",
@@ -189,7 +189,7 @@ def parse_instant(text: str) -> int | None:
 def _zone_known(name: str) -> bool:
     if name == "UTC":
         return True
-    from forgec.timezones import find_zone
+    from forgec.js.tz import find_zone
 
     return find_zone(name) is not None
 

@@ -1,8 +1,8 @@
 """The loader's checks of ``stack.regex`` (compile-core.md §10.6), pi-forge's order and texts.
 
 These run at load time only; at compile time pi-forge reads rules leniently
-(:mod:`forgec.passes.regex`).  Whether a pattern compiles is decided by the JavaScript regex engine
-(:mod:`forgec.jsregex`, its V8-parser port only); while that engine is unavailable the check falls
+(:mod:`forgec.compile.passes.regex`).  Whether a pattern compiles is decided by the JavaScript regex engine
+(:mod:`forgec.js.regex`, its V8-parser port only); while that engine is unavailable the check falls
 back to the ``regex`` module, which agrees on the common cases but not on every one.
 """
 
@@ -13,7 +13,7 @@ import re
 from typing import Any
 
 from forgec.diagnostics import Diagnostic, Pointer
-from forgec.jscompat import JS_WHITESPACE, is_integral_number, js_trim
+from forgec.js.values import JS_WHITESPACE, is_integral_number, js_trim
 from forgec.rules import regex_config as codes
 
 __all__ = ["SUPPORTED_FLAGS", "check_regex_config", "compile_error"]
@@ -47,11 +47,11 @@ def _non_negative(value: Any) -> bool:
 def compile_error(pattern: str, flags: str) -> str | None:
     """V8's ``Invalid regular expression: /…/…: reason`` for a pattern, or ``None`` if it compiles.
 
-    Only V8's parser (ported in :mod:`forgec.jsregex.syntax`) decides this, as in pi-forge's loader;
+    Only V8's parser (ported in :mod:`forgec.js.regex.syntax`) decides this, as in pi-forge's loader;
     the pattern is not emitted for the ``regex`` module here, so a cold ``forgec validate`` does not
     import the matcher.  ``flags`` have been checked by the caller (supported, no repeats).
     """
-    from forgec.jsregex.syntax import syntax_error
+    from forgec.js.regex.syntax import syntax_error
 
     try:
         return syntax_error(pattern, flags)

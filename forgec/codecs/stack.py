@@ -29,7 +29,7 @@ from typing import Any
 
 from forgec.codecs.regex_config import check_regex_config
 from forgec.diagnostics import Diagnostic, Pointer
-from forgec.jscompat import (
+from forgec.js.values import (
     JS_WHITESPACE,
     is_integral_number,
     is_number,
@@ -579,7 +579,7 @@ def validate_stack(
     elif _builtin_slots is not None:
         supported = _builtin_slots
     else:
-        from forgec.slots.names import BUILTIN_SLOT_NAMES
+        from forgec.model.slot_names import BUILTIN_SLOT_NAMES
 
         supported = _builtin_slots = frozenset(BUILTIN_SLOT_NAMES)
     raw_shape_checks(stack, diagnostics, normalised=normalised)

@@ -11,8 +11,15 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ParamSpec
 
+from forgec.codecs.catalog import (
+    API_ORDER,
+    Catalog,
+    CatalogError,
+    Model,
+    clamp_thinking_level,
+    default_catalog,
+)
 from forgec.emit.convert import PayloadError, Request, convert_to_llm, output_token_cap
-from forgec.emit.models import API_ORDER, Catalog, CatalogError, Model, clamp_thinking_level, default_catalog
 from forgec.emit.openai_responses import DEFAULT_SESSION_ID
 
 __all__ = [

@@ -24,7 +24,7 @@ from forgec.emit.convert import (
     unique_by_name,
 )
 from forgec.emit.ids import anthropic_id
-from forgec.jscompat import js_truthy
+from forgec.js.values import js_truthy
 
 __all__ = ["build_body", "convert_messages", "convert_tools"]
 

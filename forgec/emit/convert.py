@@ -18,8 +18,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, Final
 
-from forgec.emit.models import Model
-from forgec.jscompat import UNDEFINED, is_number, js_len, js_string, js_trim, js_truthy, json_stringify
+from forgec.codecs.catalog import Model
+from forgec.js.values import UNDEFINED, is_number, js_len, js_string, js_trim, js_truthy, json_stringify
 
 __all__ = [
     "PayloadError",

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any, Final
 
+from forgec.codecs.catalog import Model
 from forgec.emit.convert import (
     Request,
     images_of,
@@ -23,8 +24,7 @@ from forgec.emit.convert import (
     user_parts,
 )
 from forgec.emit.ids import identity_id
-from forgec.emit.models import Model
-from forgec.jscompat import js_truthy
+from forgec.js.values import js_truthy
 
 __all__ = ["build_body"]
 

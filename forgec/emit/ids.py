@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from forgec.codecs.catalog import Model
 from forgec.emit.convert import js_property_error, js_unsafe_id_chars, short_hash
-from forgec.emit.models import Model
-from forgec.jscompat import js_len, utf16_slice
+from forgec.js.values import js_len, utf16_slice
 
 __all__ = ["anthropic_id", "completions_id", "identity_id", "responses_id"]
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from forgec.codecs.catalog import Model
 from forgec.emit.convert import (
     Request,
     data_url,
@@ -26,8 +27,7 @@ from forgec.emit.convert import (
     user_parts,
 )
 from forgec.emit.ids import completions_id
-from forgec.emit.models import Model
-from forgec.jscompat import js_truthy, json_stringify, utf16_slice
+from forgec.js.values import js_truthy, json_stringify, utf16_slice
 
 __all__ = ["build_body", "convert_messages"]
 
@@ -47,7 +47,7 @@ def _user(msg: dict[str, Any], model: Model) -> dict[str, Any] | None:
 
 
 def _parse_json(text: str) -> Any:
-    from forgec.jsonparse import loads
+    from forgec.js.json import loads
 
     try:
         return loads(text)

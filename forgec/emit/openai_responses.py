@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from forgec.codecs.catalog import Model
 from forgec.emit.convert import (
     PayloadError,
     Request,
@@ -27,8 +28,7 @@ from forgec.emit.convert import (
     user_parts,
 )
 from forgec.emit.ids import responses_id
-from forgec.emit.models import Model
-from forgec.jscompat import UNDEFINED, is_number, js_len, js_truthy, json_stringify, utf16_slice
+from forgec.js.values import UNDEFINED, is_number, js_len, js_truthy, json_stringify, utf16_slice
 
 __all__ = ["DEFAULT_SESSION_ID", "build_body", "convert_input"]
 
@@ -38,7 +38,7 @@ DEFAULT_SESSION_ID: Final = "01950000-0000-7000-8000-000000000000"
 
 def _parse_or_fail(text: str) -> Any:
     """``JSON.parse``; V8's SyntaxError text becomes the payload error (engine-specific wording)."""
-    from forgec.jsonparse import JSONParseError, loads
+    from forgec.js.json import JSONParseError, loads
 
     try:
         return loads(text)
@@ -66,7 +66,7 @@ def _text_id(signature: Any) -> tuple[Any, str | None]:
     if not isinstance(signature, str) or not signature:
         return None, None
     if signature.startswith("{"):
-        from forgec.jsonparse import loads
+        from forgec.js.json import loads
 
         try:
             parsed = loads(signature)

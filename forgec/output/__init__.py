@@ -9,7 +9,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Protocol, TextIO
 
-from forgec.textsafe import escape_controls, escape_json_controls
+from forgec.output.textsafe import escape_controls, escape_json_controls
 
 if TYPE_CHECKING:
     from forgec.lint import Report

@@ -1,4 +1,4 @@
-"""Rules of forgec's typo hints (:mod:`forgec.hints`): values pi-forge accepts silently.
+"""Rules of forgec's typo hints (:mod:`forgec.lint.hints`): values pi-forge accepts silently.
 
 All are forgec-only (``extra=True``) and never change pi-forge's own diagnostics.
 """

@@ -1,8 +1,8 @@
 """A syrupy extension that stores one readable golden file per assertion.
 
-The stored text is :func:`forgec.golden.render_golden`'s Markdown (``.prompt.md``): the system prompt
+The stored text is :func:`forgec.output.golden.render_golden`'s Markdown (``.prompt.md``): the system prompt
 and every message as plain text with role and source, then the canonical JSON.  A failing comparison
-is reported part by part (:func:`forgec.golden.diff_golden`), naming the message or block that changed.
+is reported part by part (:func:`forgec.output.golden.diff_golden`), naming the message or block that changed.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from typing import Any
 
 from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
 
-from forgec.golden import diff_golden, render_golden
+from forgec.output.golden import diff_golden, render_golden
 
 
 class PromptSnapshotExtension(SingleFileSnapshotExtension):

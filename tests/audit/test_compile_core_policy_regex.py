@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from forgec.passes.policy import apply_policy
+from forgec.compile.passes.policy import apply_policy
 from forgec.report import compile_report
 
 NAMES = ["read", "bash", "browser-search", "browser-danger", "a?b", "axb", "x\n", "multi\nline-x", "review"]

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from forgec.macros.casemap import js_lower, js_upper
-from forgec.preview import render_text
+from forgec.compile.macros.casemap import js_lower, js_upper
+from forgec.output.preview import render_text
 from forgec.report import compile_report
 
 

@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from forgec.importers.sillytavern import NESTED_TOO_DEEPLY, convert_preset, import_preset, iso_timestamp
-from forgec.jscompat import dumps_report
+from forgec.js.values import dumps_report
 
 SKELETON: dict[str, Any] = {
     "preset_name": "P",

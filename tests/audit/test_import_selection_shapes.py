@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from forgec.importers.sillytavern import convert_preset, import_preset
-from forgec.jscompat import UNDEFINED, json_stringify
+from forgec.js.values import UNDEFINED, json_stringify
 
 MULTIPLE = "Multiple character configs found: [{}]. Choose a character_id and retry."
 NO_ENTRIES = "Preset has no prompt_order entries. Choose a character_id and retry."

@@ -13,7 +13,7 @@ import pytest
 
 from forgec.codecs.stack import load_stack_data
 from forgec.diagnostics import to_pi_list
-from forgec.jsonparse import v8_parse_error
+from forgec.js.json import v8_parse_error
 from forgec.source import decode_source
 
 # (text, reason) -- generated with ``node -e`` (JSON.parse(text) -> e.message)

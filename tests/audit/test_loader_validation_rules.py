@@ -126,7 +126,7 @@ def test_non_object_items_become_disabled_blocks() -> None:
 
 def test_numbers_in_the_validation_stack_print_as_javascript_does() -> None:
     # §16.11: integral values without fraction/exponent, shortest plain decimals, 1e400 -> null, -0 -> 0
-    from forgec.jscompat import dumps_report
+    from forgec.js.values import dumps_report
 
     text = ('{"schemaVersion":1.0,"id":"s","items":[{"kind":"slot","id":"h","slot":"chat-history","options":'
             '{"a":5.0,"b":1e-5,"c":1e400,"d":-0.0,"e":1E2,"f":0.000015,"g":-1e-400,"h":123456789012345678901}}]}')

@@ -469,7 +469,7 @@ def test_tool_schemas_per_api() -> None:
 def test_tool_list_counts_in_the_estimate_without_an_anchor() -> None:
     # §3: without an anchor the estimate adds ceil(len(J) / 4), J = the compact JSON of
     # [{name, label, description, parameters}] over every active tool, duplicates included.
-    from forgec.jscompat import json_stringify
+    from forgec.js.values import json_stringify
 
     held = [
         {"name": "t", "label": "t", "description": "d", "parameters": {"type": "object", "properties": {}}},

@@ -38,7 +38,7 @@ try:
 except SystemExit:
     pass
 heavy = ("lark", "regex", "importlib.metadata", "ruamel.yaml", "rich", "icu", "jsonschema",
-         "forgec.jsregex.pattern", "forgec.jsregex._unicode_data")
+         "forgec.js.regex.pattern", "forgec.js.regex._unicode_data")
 print(json.dumps(sorted(m for m in heavy if m in sys.modules)), file=sys.stderr)
 """
 

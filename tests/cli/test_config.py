@@ -1,4 +1,4 @@
-"""``[tool.forgec]`` parsing and the layered select/ignore/severity model (forgec/config.py)."""
+"""``[tool.forgec]`` parsing and the layered select/ignore/severity model (forgec/settings.py)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from forgec.config import (
+from forgec.rules import all_rules
+from forgec.settings import (
     Config,
     ConfigError,
     RuleSelection,
@@ -15,7 +16,6 @@ from forgec.config import (
     parse_selector_list,
     parse_table,
 )
-from forgec.rules import all_rules
 
 
 @pytest.fixture(scope="module")

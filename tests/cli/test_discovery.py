@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from forgec.discovery import expand_paths, project_root_of
+from forgec.workspace import expand_paths, project_root_of
 
 from .helpers import CLEAN_STACK, write_json
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from forgec.compiler import compile_messages, compile_prompt, compile_system_prompt
-from forgec.runtime import Runtime
-from forgec.variables import VariableStore
+from forgec.compile.assemble import compile_messages, compile_prompt, compile_system_prompt
+from forgec.model.runtime import Runtime
+from forgec.model.variables import VariableStore
 
 NOW = 1773476813000
 

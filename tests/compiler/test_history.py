@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from forgec.diagnostics import Diagnostic
-from forgec.passes.history import (
+from forgec.compile.passes.history import (
     chat_history_pipeline,
     content_text,
     latest_user_text,
     preview_text,
     role_of,
 )
+from forgec.diagnostics import Diagnostic
 
 from .spec_history import observed_history
 

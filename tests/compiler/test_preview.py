@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from forgec.preview import message_title, render_markdown, render_text
+from forgec.output.preview import message_title, render_markdown, render_text
 
 
 def _report(messages: list[Any], sources: list[Any], diagnostics: list[Any] | None = None) -> dict[str, Any]:
@@ -101,7 +101,7 @@ def test_markdown_shows_roles_sources_and_diagnostics() -> None:
 def test_rich_rendering_shows_sources_and_diagnostics() -> None:
     from rich.console import Console
 
-    from forgec.preview import render_rich
+    from forgec.output.preview import render_rich
 
     console = Console(record=True, width=100, color_system=None)
     render_rich(_observed(), console)

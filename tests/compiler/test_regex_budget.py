@@ -12,12 +12,12 @@ from typing import Any
 
 import pytest
 
-from forgec.compiler import compile_prompt
+from forgec.compile.assemble import compile_prompt
+from forgec.compile.passes import regex as rx
+from forgec.compile.passes.regex import RegexBudget, apply_to_messages, apply_to_system, finalize_message
 from forgec.diagnostics import Diagnostic
-from forgec.passes import regex as rx
-from forgec.passes.regex import RegexBudget, apply_to_messages, apply_to_system, finalize_message
-from forgec.runtime import Runtime
-from forgec.variables import VariableStore
+from forgec.model.runtime import Runtime
+from forgec.model.variables import VariableStore
 
 #: catastrophic on "aaaa…b": every split of the a's is tried before the $ fails
 SLOW = "(a|a)*$"

@@ -7,14 +7,14 @@ from typing import Any
 
 import pytest
 
-from forgec.diagnostics import Diagnostic
-from forgec.passes.regex import (
+from forgec.compile.passes.regex import (
     FINALIZE_WARNING,
     apply_to_messages,
     apply_to_system,
     finalize_message,
     select_rules,
 )
+from forgec.diagnostics import Diagnostic
 
 
 def _stack(*rules: dict[str, Any]) -> dict[str, Any]:
@@ -152,7 +152,7 @@ def test_finalize_vector() -> None:
 
 def test_timeout_skips_rule_with_forgec_error(monkeypatch: pytest.MonkeyPatch) -> None:
     """A catastrophically backtracking rule never hangs: it is skipped with FG623 (A5.6)."""
-    import forgec.passes.regex as rx
+    import forgec.compile.passes.regex as rx
 
     monkeypatch.setattr(rx, "REGEX_TIMEOUT_SECONDS", 0.1)
     stack = _stack(_rule("slow", pattern="(a|aa)+c", flags="g", replace="x"), _rule("ok", pattern="b", replace="B"))

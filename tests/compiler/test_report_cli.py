@@ -8,7 +8,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from forgec.jscompat import dumps_report
+from forgec.js.values import dumps_report
 
 CASES = Path(__file__).resolve().parent.parent / "conformance" / "cases"
 

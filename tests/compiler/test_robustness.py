@@ -8,11 +8,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from forgec.compiler import compile_messages, compile_system_prompt
-from forgec.jscompat import dumps_report
-from forgec.passes.regex import finalize_message
-from forgec.runtime import Runtime
-from forgec.variables import VariableStore
+from forgec.compile.assemble import compile_messages, compile_system_prompt
+from forgec.compile.passes.regex import finalize_message
+from forgec.js.values import dumps_report
+from forgec.model.runtime import Runtime
+from forgec.model.variables import VariableStore
 
 _scalars = st.one_of(
     st.none(), st.booleans(), st.integers(-3, 3), st.floats(allow_nan=False, allow_infinity=False), st.text(max_size=8)

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from conftest import lay_out_case, load_expected, mask_engine_text, stack_cases
 
-from forgec.jscompat import dumps_report
+from forgec.js.values import dumps_report
 
 SECTIONS = ("system", "messages", "variables", "finalize")
 

@@ -21,7 +21,7 @@ import pytest
 
 from forgec.emit import build_payloads
 from forgec.fingerprint import canonical_json
-from forgec.jscompat import dumps_report
+from forgec.js.values import dumps_report
 
 CASES = Path(__file__).parent / "cases"
 

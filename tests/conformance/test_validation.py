@@ -17,7 +17,7 @@ from conformance_helpers import lay_out_case, load_expected, mask_engine_text, s
 
 from forgec.codecs.stack import load_stack_folder
 from forgec.diagnostics import to_pi_list
-from forgec.jscompat import dumps_report
+from forgec.js.values import dumps_report
 
 
 def validation_section(case: Path, project: Path) -> dict[str, Any]:

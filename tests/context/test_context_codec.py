@@ -109,7 +109,7 @@ def test_full_example_runtime() -> None:
     assert list(runtime.options) == [
         "cwd", "selectedTools", "toolSnippets", "promptGuidelines", "appendSystemPrompt", "contextFiles", "skills",
     ]  # fmt: skip
-    from forgec.slots.helpers import format_local_date, format_local_time
+    from forgec.compile.slots.helpers import format_local_date, format_local_time
 
     assert format_local_date(runtime.now_ms, runtime.time_zone) == "2026-03-14"
     assert format_local_time(runtime.now_ms, runtime.time_zone) == "08:26:53"
@@ -184,7 +184,7 @@ def test_null_append_is_absent() -> None:
 
 def test_now_offset_selects_instant_only() -> None:
     # context-format.md: "2026-07-04T23:05:09-04:00" renders as 2026-07-05 / 03:05:09 under UTC
-    from forgec.slots.helpers import format_local_date, format_local_time
+    from forgec.compile.slots.helpers import format_local_date, format_local_time
 
     runtime = load_context({"now": "2026-07-04T23:05:09-04:00"}).runtime()
     assert format_local_date(runtime.now_ms, "UTC") == "2026-07-05"

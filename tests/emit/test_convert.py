@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from forgec.codecs.catalog import clamp_thinking_level, default_catalog
 from forgec.emit import active_tools
 from forgec.emit.convert import (
     PayloadError,
@@ -15,7 +16,6 @@ from forgec.emit.convert import (
     short_hash,
     transform_messages,
 )
-from forgec.emit.models import clamp_thinking_level, default_catalog
 
 from .scenarios import CLAUDE, GPT, assistant, call, result, text, thinking, user
 

@@ -6,9 +6,9 @@ from typing import Any
 
 import pytest
 
+from forgec.codecs.catalog import Model, default_catalog
 from forgec.emit import build_payloads, emit_body
 from forgec.emit.convert import short_hash
-from forgec.emit.models import Model, default_catalog
 
 from .scenarios import (
     GEMINI,
@@ -376,7 +376,7 @@ def test_malformed_input_becomes_an_error_entry_not_a_traceback() -> None:
 
 
 def test_a_model_of_another_api_is_a_usage_error() -> None:
-    from forgec.emit.models import CatalogError
+    from forgec.codecs.catalog import CatalogError
 
     with pytest.raises(CatalogError):
         emit_body("openai-responses", "", [user("q")], None, None, "anthropic/claude-sonnet-4-5")

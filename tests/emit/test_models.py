@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from forgec.codecs.catalog import API_ORDER, CatalogError, catalog_from_json, default_catalog, load_catalog
 from forgec.emit import build_payloads
-from forgec.emit.models import API_ORDER, CatalogError, catalog_from_json, default_catalog, load_catalog
 
-BUNDLED = Path(__file__).resolve().parents[2] / "forgec" / "emit" / "models.json"
+BUNDLED = Path(__file__).resolve().parents[2] / "forgec" / "codecs" / "models.json"
 
 
 def test_bundled_catalog_matches_the_schema_and_reference_models() -> None:

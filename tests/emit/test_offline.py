@@ -53,7 +53,7 @@ def test_hot_path_imports_no_sdk() -> None:
     code = (
         "import sys\n"
         "from forgec.emit import build_payloads\n"
-        "import forgec.redact, forgec.fingerprint\n"
+        "import forgec.emit.redact, forgec.fingerprint\n"
         "build_payloads('S', [{'role': 'user', 'content': 'hi', 'timestamp': 1}], None, 'high')\n"
         "bad = [m for m in sys.modules if m.split('.')[0] in ('openai', 'anthropic', 'httpx', 'pydantic')"
         " or m.startswith('google.genai')]\n"

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from forgec.redact import (
+from forgec.emit.redact import (
     PRESERVED_TOKEN_KEYS,
     capture_payload,
     is_secret_key,

@@ -21,7 +21,7 @@ from forgec.fingerprint import (
     sha256_v1,
     stack_fingerprint,
 )
-from forgec.jscompat import UNDEFINED
+from forgec.js.values import UNDEFINED
 
 EXAMPLE_D = (
     '{"\\uffff":3,"\\ud83d\\ude00":4,"\\u00e9":2,"a":1,"Z":5,"10":6,"9":7,"":8,'

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from forgec import fingerprint
 from forgec.fingerprint import FingerprintError, canonical_json
-from forgec.jscompat import UNDEFINED
+from forgec.js.values import UNDEFINED
 
 
 def _checked(value: Any) -> str:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from forgec.golden import diff_golden, render_golden, split_sections
+from forgec.output.golden import diff_golden, render_golden, split_sections
 
 REPORT = {
     "system": {"prompt": "Be brief.", "diagnostics": []},

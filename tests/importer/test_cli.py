@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from forgec.cli import cli
-from forgec.jscompat import json_stringify
+from forgec.js.values import json_stringify
 
 from .conftest import DATA
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from forgec.importers.sillytavern import import_preset
-from forgec.jscompat import dumps_report
+from forgec.js.values import dumps_report
 
 from .conftest import SHARED_CASES, import_cases, now_ms_of
 

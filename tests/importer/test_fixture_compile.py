@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from forgec.importers.sillytavern import import_preset
-from forgec.jscompat import dumps_report, json_stringify
+from forgec.js.values import dumps_report, json_stringify
 from forgec.report import compile_report
 
 from .conftest import import_cases, now_ms_of

@@ -26,7 +26,7 @@ import pytest
 
 from forgec.importers.sillytavern import ImportResult, convert_preset
 from forgec.importers.sillytavern.regex_scripts import parse_find_regex
-from forgec.jscompat import UNDEFINED
+from forgec.js.values import UNDEFINED
 
 from .conftest import DATA
 

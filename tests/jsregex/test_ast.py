@@ -1,10 +1,10 @@
-"""The shared tree walks of ``forgec.jsregex._ast`` that every analysis (parser, emitter, non-empty
+"""The shared tree walks of ``forgec.js.regex._ast`` that every analysis (parser, emitter, non-empty
 rewriter) goes through: group numbering as ECMAScript defines it, and no recursion limit on deep nesting."""
 
 from __future__ import annotations
 
-from forgec.jsregex._ast import BackRef, Char, Group, Seq, captures, children, descendants, max_match_is_zero
-from forgec.jsregex._parser import parse
+from forgec.js.regex._ast import BackRef, Char, Group, Seq, captures, children, descendants, max_match_is_zero
+from forgec.js.regex._parser import parse
 
 
 def test_captures_are_the_group_numbers_of_the_pattern() -> None:

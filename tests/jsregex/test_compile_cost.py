@@ -6,8 +6,8 @@ import time
 
 import pytest
 
-from forgec.jsregex import JSRegexError, compile_js
-from forgec.jsregex._cost import COMPILE_BUDGET, compile_cost
+from forgec.js.regex import JSRegexError, compile_js
+from forgec.js.regex._cost import COMPILE_BUDGET, compile_cost
 
 
 def _nest(depth: int, quantifier: str) -> str:

@@ -8,7 +8,7 @@ import time
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from forgec.jsregex import JSRegexError, JSRegexTimeout, compile_js, transform_string
+from forgec.js.regex import JSRegexError, JSRegexTimeout, compile_js, transform_string
 
 TOKENS = ["a", "b", ".", "\\d", "\\w", "\\s", "\\b", "^", "$", "[a-c]", "[^a]", "[", "]", "(", ")", "(?:",
           "(?=", "(?<=", "(?<!", "(?<n>", "|", "*", "+", "?", "{1,3}", "{", "}", "\\1", "\\k<n>", "\\p{L}",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from forgec.jsregex import (
+from forgec.js.regex import (
     JSRegexError,
     compile_js,
     expand_js_replacement,

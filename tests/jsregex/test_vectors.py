@@ -1,4 +1,4 @@
-"""Compare forgec.jsregex with stored Node 20 results (see tools/).
+"""Compare forgec.js.regex with stored Node 20 results (see tools/).
 
 ``vectors.json`` (tools/gen_vectors.py) covers syntax, Unicode, flags and replacement; ``capture_vectors.json``
 (tools/gen_capture_vectors.py) covers capture semantics (import-regex B0 item 7): quantified groups,
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from forgec.jsregex import JSRegexError, compile_js, transform_string
+from forgec.js.regex import JSRegexError, compile_js, transform_string
 
 HERE = Path(__file__).parent
 VECTORS = json.loads((HERE / "vectors.json").read_text(encoding="utf-8"))

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from forgec.jsonparse import MAX_DEPTH, JSONDepthError, JSONParseError, loads, scan_spans, v8_parse_error
+from forgec.js.json import MAX_DEPTH, JSONDepthError, JSONParseError, loads, scan_spans, v8_parse_error
 
 # (text, reason): the rows of §16.10's table, with the texts Node 20.20.2 gives for them.
 V8_TABLE = [

@@ -8,7 +8,7 @@ from pathlib import Path
 from forgec.rules import all_rules, rule_for
 
 _ROOT = Path(__file__).resolve().parents[2] / "forgec"
-_MODULES = ["source.py", "codecs/stack.py", "codecs/regex_config.py"]
+_MODULES = [*(f"source/{p.name}" for p in sorted((_ROOT / "source").glob("*.py"))), "codecs/stack.py", "codecs/regex_config.py"]
 
 
 def test_codes_used_by_the_loader_are_registered() -> None:
@@ -24,7 +24,7 @@ def test_codes_used_by_the_loader_are_registered() -> None:
 
 
 def test_loader_rules_are_complete() -> None:
-    # FG15x are forgec's typo hints (forgec/hints.py), not loader rules
+    # FG15x are forgec's typo hints (forgec/lint/hints.py), not loader rules
     rules = [
         r
         for r in all_rules()

@@ -7,7 +7,7 @@ engine with it on random text.
 
 from __future__ import annotations
 
-from forgec.jscompat import js_trim
+from forgec.js.values import js_trim
 
 
 def find_end(text: str, start: int) -> int:

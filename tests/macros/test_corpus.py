@@ -16,11 +16,11 @@ from typing import Any
 
 import pytest
 
+from forgec.compile.macros import expand_block
 from forgec.diagnostics import Diagnostic, to_pi_list
-from forgec.jscompat import js_trim
-from forgec.macros import expand_block
-from forgec.runtime import Runtime
-from forgec.variables import VariableStore
+from forgec.js.values import js_trim
+from forgec.model.runtime import Runtime
+from forgec.model.variables import VariableStore
 
 CASES = Path(__file__).resolve().parents[1] / "conformance" / "cases"
 MACRO_CASES = sorted(p for p in CASES.glob("macro-*") if (p / "stack.json").is_file())

@@ -6,10 +6,10 @@ from types import SimpleNamespace
 
 import pytest
 
-from forgec.macros import engine, expand_text
-from forgec.macros.grammar import parse
-from forgec.runtime import Runtime
-from forgec.variables import VariableStore
+from forgec.compile.macros import engine, expand_text
+from forgec.compile.macros.grammar import parse
+from forgec.model.runtime import Runtime
+from forgec.model.variables import VariableStore
 
 from .spec_examples import LATEST_USER_MESSAGE, SESSION_TOPIC, SPEC_EXAMPLES
 

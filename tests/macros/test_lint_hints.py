@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from forgec.codecs.stack import load_stack_data
-from forgec.hints import lint_stack_hints
-from forgec.macros.lint import lint_stack_macros
+from forgec.compile.macros.lint import lint_stack_macros
+from forgec.lint.hints import lint_stack_hints
 
 STACK = {
     "schemaVersion": 1,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from forgec.macros import expand_text
-from forgec.macros.lint import lint_stack_macros
+from forgec.compile.macros import expand_text
+from forgec.compile.macros.lint import lint_stack_macros
 from forgec.plugins import PluginError, Registry, load_plugins
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from forgec.macros import expand_text
-from forgec.macros.grammar import _parse_fast, parse_with_lark
-from forgec.variables import VariableStore
+from forgec.compile.macros import expand_text
+from forgec.compile.macros.grammar import _parse_fast, parse_with_lark
+from forgec.model.variables import VariableStore
 
 from .reference import ReferenceSession
 

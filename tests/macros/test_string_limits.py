@@ -14,8 +14,8 @@ import time
 
 import pytest
 
-from forgec.macros import engine, expand_text
-from forgec.variables import VariableStore
+from forgec.compile.macros import engine, expand_text
+from forgec.model.variables import VariableStore
 
 V8 = "Invalid string length"
 

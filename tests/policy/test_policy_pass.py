@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from forgec.passes.policy import apply_policy, matches_pattern, policy_active, selected_tools
-from forgec.runtime import Runtime
+from forgec.compile.passes.policy import apply_policy, matches_pattern, policy_active, selected_tools
+from forgec.model.runtime import Runtime
 
 NAMES = ["read", "bash", "edit", "write", "browser-search", "browser-danger", "review", "read"]
 

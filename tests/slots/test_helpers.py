@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from forgec.slots.helpers import (
+from forgec.compile.slots.helpers import (
     escape_xml,
     format_local_date,
     format_local_time,

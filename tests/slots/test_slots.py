@@ -7,12 +7,18 @@ from typing import Any
 
 import pytest
 
+from forgec.compile.slots import (
+    BUILTIN_SLOT_NAMES,
+    SLOT_OPTION_SCHEMAS,
+    SLOT_RENDERERS,
+    SlotContext,
+    render_slot,
+)
+from forgec.compile.slots.skills import SKILLS_PREAMBLE
+from forgec.compile.slots.variables import sort_names
 from forgec.diagnostics import Diagnostic, to_pi_list
-from forgec.runtime import Runtime
-from forgec.slots import BUILTIN_SLOT_NAMES, SLOT_OPTION_SCHEMAS, SLOT_RENDERERS, SlotContext, render_slot
-from forgec.slots.skills import SKILLS_PREAMBLE
-from forgec.slots.variables import sort_names
-from forgec.variables import VariableStore
+from forgec.model.runtime import Runtime
+from forgec.model.variables import VariableStore
 
 PREAMBLE = "\n".join(SKILLS_PREAMBLE)
 

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from forgec.jscompat import (
+from forgec.js.values import (
     dumps_report,
     is_integral_number,
     js_len,

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from forgec.jscompat import UNDEFINED, civil_from_days, is_number, js_truthy
+from forgec.js.values import UNDEFINED, civil_from_days, is_number, js_truthy
 
 from .convert import build_stack, convert_items, raw_content
 from .jsonread import JsonParseError, parse_json, read_text

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from forgec.jscompat import UNDEFINED, js_trim, js_truthy
+from forgec.js.values import UNDEFINED, js_trim, js_truthy
 
 from .patterns import LAST_USER_RE, NEWLINE_RUN_RE, strip_comments_and_trims
 from .preset import ConversionItem, PresetError, member, nullish

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from forgec.jscompat import UNDEFINED
+from forgec.js.values import UNDEFINED
 
 from .convert import Conversion
 from .macros import MIGRATION_NOTES, NATIVE_MACROS, NATIVE_NOTES, MacroScan, display_name

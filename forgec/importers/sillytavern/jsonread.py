@@ -1,6 +1,6 @@
 """Reading a preset file the way Node does: UTF-8 with U+FFFD for bad bytes, then ``JSON.parse`` (E2).
 
-Parsing is :func:`forgec.jsonparse.loads` (the team's V8-exact parser): JavaScript's acceptance
+Parsing is :func:`forgec.js.json.loads` (the team's V8-exact parser): JavaScript's acceptance
 (no ``NaN``/``Infinity``, a BOM is an error) and V8's error messages.  The read errors carry
 Node's ``fs`` messages, which the importer embeds in ``Failed to read or parse <path>: <reason>``.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from forgec.jsonparse import JSONParseError, loads
+from forgec.js.json import JSONParseError, loads
 
 __all__ = ["JsonParseError", "parse_json", "read_text"]
 

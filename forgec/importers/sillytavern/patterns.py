@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any, Final
 
-from forgec.jscompat import JS_WHITESPACE, UNDEFINED, js_string, js_trim
+from forgec.js.values import JS_WHITESPACE, UNDEFINED, js_string, js_trim
 
 #: JavaScript's ``\\s`` as a character class body.
 WS: Final = "".join(JS_WHITESPACE)
@@ -74,7 +74,7 @@ def template_text(value: Any) -> str:
     """``${value}`` / ``String(value)`` without recursion (E8).
 
     A preset can nest arrays thousands of levels deep (``"name": [[[...]]]``); JavaScript prints
-    them by joining, which :func:`forgec.jscompat.js_string` does recursively and would exceed
+    them by joining, which :func:`forgec.js.values.js_string` does recursively and would exceed
     Python's recursion limit.  Nested arrays flatten into one comma-joined text, ``null`` and absent
     elements print as empty text, every other value as :func:`js_string` prints it.
     """

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from forgec.jscompat import UNDEFINED, is_number, js_len, js_truthy
+from forgec.js.values import UNDEFINED, is_number, js_len, js_truthy
 
 from .patterns import is_blank, slugify, template_text
 

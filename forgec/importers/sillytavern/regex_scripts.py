@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from forgec.jscompat import UNDEFINED, is_number, js_number_to_string, js_trim
+from forgec.js.values import UNDEFINED, is_number, js_number_to_string, js_trim
 
 from .patterns import DOLLAR_ZERO_RE, LINE_SPLIT_RE, MATCH_MACRO_RE, is_blank, slugify
 

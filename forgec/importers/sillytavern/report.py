@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from forgec.jscompat import UNDEFINED, js_len, js_trim, utf16_slice
+from forgec.js.values import UNDEFINED, js_len, js_trim, utf16_slice
 
 from .convert import Conversion
 from .macros import MIGRATION_NOTES, NATIVE_MACROS, NATIVE_NOTES, MacroScan, display_name

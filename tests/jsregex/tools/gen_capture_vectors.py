@@ -3,7 +3,7 @@
 The random patterns concentrate on what B0 item 7 of import-regex.md describes: quantified groups,
 backreferences (numbered, named, forward, inside their own group), lookbehind with captures, alternation,
 with the ``i``/``m``/``s``/``u``/``g`` flags (not ``y``/``d``/``v``: pi-forge rejects them before compiling,
-so :func:`forgec.jsregex.compile_js` does too), and replacement templates using ``$n``, ``$<name>``,
+so :func:`forgec.js.regex.compile_js` does too), and replacement templates using ``$n``, ``$<name>``,
 ``$&``, ``$``` and ``$'``.  Run from the repository root (needs ``node``)::
 
     .venv/bin/python tests/jsregex/tools/gen_capture_vectors.py            # rewrite capture_vectors.json

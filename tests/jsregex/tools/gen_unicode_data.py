@@ -1,4 +1,4 @@
-"""Regenerate ``forgec/jsregex/_unicode_data.py`` from Node 20 (the oracle) and PyICU.
+"""Regenerate ``forgec/js/regex/_unicode_data.py`` from Node 20 (the oracle) and PyICU.
 
 Run from the repository root: ``.venv/bin/python tests/jsregex/tools/gen_unicode_data.py``.
 It needs ``node`` on PATH; forgec itself never does.  The tables are:

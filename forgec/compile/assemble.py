@@ -1,0 +1,322 @@
+"""One turn's compile: the system prompt (compile-core.md §7) and the message list (§8).
+
+Both functions are pure apart from the variable store, which the caller passes in explicitly and
+shares between them (system first, then messages; §2).  The stack is plain data, normalised by the
+loader or raw (the web-editor path), and every field is read with pi-forge's lenient JavaScript rules
+(§1.1): only ``enabled: false`` disables an item, roles are compared exactly, raw ``defaults`` and
+``context`` values are used for their truthiness.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from forgec.compile.macros import expand_block
+from forgec.compile.passes import history as hist
+from forgec.compile.passes import regex as rx
+from forgec.compile.passes.policy import selected_tools
+from forgec.compile.slots import render_slot
+from forgec.diagnostics import Diagnostic
+from forgec.js.values import UNDEFINED, js_trim, js_truthy
+from forgec.model.runtime import Runtime
+from forgec.model.variables import VariableStore
+from forgec.rules import compile as codes
+
+__all__ = [
+    "CompiledPrompt",
+    "MessagesResult",
+    "SystemResult",
+    "compile_messages",
+    "compile_prompt",
+    "compile_system_prompt",
+    "synthetic_message",
+]
+
+CHAT_HISTORY = "chat-history"
+
+#: shared by every synthetic assistant message; copied on use so callers may mutate their messages
+_ZERO_USAGE: dict[str, Any] = {
+    "input": 0,
+    "output": 0,
+    "cacheRead": 0,
+    "cacheWrite": 0,
+    "totalTokens": 0,
+    "cost": {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0, "total": 0},
+}
+
+
+@dataclass(slots=True)
+class SystemResult:
+    """``compileSystemPrompt``'s result: the prompt Pi sends and the findings of this stage."""
+
+    prompt: str
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class MessagesResult:
+    """``compileMessages``'s result; ``sources[i]`` says where ``messages[i]`` came from (§1.4)."""
+
+    messages: list[Any]
+    sources: list[dict[str, Any]]
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class CompiledPrompt:
+    """Both compiles of one turn, sharing one variable store."""
+
+    system: SystemResult
+    messages: MessagesResult
+    store: VariableStore
+
+
+class _Tools:
+    """The policy-filtered tool list, computed on first use (macro expansion needs it; slots do not)."""
+
+    __slots__ = ("_runtime", "_stack", "_value")
+
+    def __init__(self, stack: Any, runtime: Runtime) -> None:
+        self._stack = stack
+        self._runtime = runtime
+        self._value: list[str] | None = None
+
+    def get(self) -> list[str]:
+        if self._value is None:
+            self._value = selected_tools(self._stack, self._runtime)
+        return self._value
+
+
+def _items(stack: Any) -> list[tuple[int, dict[str, Any]]]:
+    """Enabled items in stack order with their index in ``items`` (for source pointers)."""
+    items = stack.get("items") if isinstance(stack, dict) else None
+    if not isinstance(items, list):
+        return []
+    return [(i, item) for i, item in enumerate(items) if isinstance(item, dict) and item.get("enabled") is not False]
+
+
+def _item_text(
+    index: int,
+    item: dict[str, Any],
+    stack: Any,
+    runtime: Runtime,
+    store: VariableStore,
+    diagnostics: list[Diagnostic],
+    tools: _Tools,
+    registry: Any,
+) -> str:
+    """A block's content with macros expanded, or a slot's rendering (§3, §6); never trimmed here."""
+    if item.get("kind") == "slot":
+        return render_slot(item, stack=stack, runtime=runtime, store=store, diagnostics=diagnostics, registry=registry)
+    content = item.get("content")
+    if not isinstance(content, str) or not content:
+        return ""
+    if "{{" not in content:  # nothing to expand: skip the macro engine entirely
+        return content
+    return expand_block(
+        content,
+        item_id=item.get("id"),
+        stack=stack,
+        runtime=runtime,
+        store=store,
+        diagnostics=diagnostics,
+        selected_tools=tools.get(),
+        registry=registry,
+        pointer=("items", index, "content"),
+    )
+
+
+def compile_system_prompt(
+    stack: Any, runtime: Runtime, store: VariableStore, *, registry: Any = None, regex_budget: Any = None
+) -> SystemResult:
+    """§7: system items joined with blank lines, combined with Pi's base prompt by ``mode``."""
+    diagnostics: list[Diagnostic] = []
+    tools = _Tools(stack, runtime)
+    parts: list[str] = []
+    for index, item in _items(stack):
+        if item.get("role") != "system":
+            continue
+        if item.get("slot") == CHAT_HISTORY and item.get("kind") == "slot":
+            diagnostics.append(
+                Diagnostic(
+                    "warning",
+                    "chat-history slot cannot be placed in the system prompt.",
+                    codes.CHAT_HISTORY_IN_SYSTEM,
+                    item_id=item.get("id"),
+                    pointer=("items", index, "role"),
+                )
+            )
+            continue
+        text = js_trim(_item_text(index, item, stack, runtime, store, diagnostics, tools, registry))
+        if text:
+            parts.append(text)
+    compiled = "\n\n".join(parts)
+    base = runtime.base_system_prompt if isinstance(runtime.base_system_prompt, str) else ""
+    mode = stack.get("mode") if isinstance(stack, dict) else None
+    if not compiled:
+        diagnostics.append(
+            Diagnostic(
+                "warning",
+                "Compiled system prompt is empty; preserving base system prompt.",
+                codes.EMPTY_SYSTEM_PROMPT,
+                pointer=("items",),
+            )
+        )
+        prompt = base
+    elif mode == "append":
+        prompt = base + "\n\n" + compiled
+    elif mode == "prepend":
+        prompt = compiled + "\n\n" + base
+    else:
+        prompt = compiled
+    prompt = rx.apply_to_system(stack, prompt, diagnostics, regex_budget)
+    return SystemResult(prompt, diagnostics)
+
+
+def synthetic_message(role: str, text: str, stack: Any, runtime: Runtime) -> tuple[dict[str, Any], str]:
+    """§8.2: the message a non-system item produces, and the role its source reports."""
+    timestamp = runtime.now_ms
+    content = [{"type": "text", "text": text}]
+    if role == "assistant":
+        model = runtime.model if isinstance(runtime.model, dict) else {}
+
+        def field_of(key: str) -> Any:
+            value = model.get(key)
+            return "unknown" if value is None else value
+
+        usage = dict(_ZERO_USAGE)
+        usage["cost"] = dict(_ZERO_USAGE["cost"])
+        return {
+            "role": "assistant",
+            "content": content,
+            "api": field_of("api"),
+            "provider": field_of("provider"),
+            "model": field_of("id"),
+            "usage": usage,
+            "stopReason": "stop",
+            "timestamp": timestamp,
+        }, "assistant"
+    if role == "custom":
+        defaults = stack.get("defaults") if isinstance(stack, dict) else None
+        visible = defaults.get("syntheticMessagesVisible") if isinstance(defaults, dict) else None
+        stack_id = stack.get("id", UNDEFINED) if isinstance(stack, dict) else UNDEFINED
+        return {
+            "role": "custom",
+            "customType": "pi-forge",
+            "content": content,
+            "display": False if visible is None else visible,
+            "details": {"stackId": stack_id},
+            "timestamp": timestamp,
+        }, "custom"
+    return {"role": "user", "content": content, "timestamp": timestamp}, "user"
+
+
+def _source(kind: str, item: dict[str, Any] | None, role: str, **extra: Any) -> dict[str, Any]:
+    source: dict[str, Any] = {"kind": kind}
+    if item is not None:
+        source["itemId"] = item.get("id", UNDEFINED)
+        if "name" in item:
+            source["itemName"] = item["name"]
+    source.update(extra)
+    source["role"] = role
+    return source
+
+
+def compile_messages(
+    stack: Any,
+    runtime: Runtime,
+    store: VariableStore,
+    messages: list[Any] | None = None,
+    *,
+    registry: Any = None,
+    regex_budget: Any = None,
+) -> MessagesResult:
+    """§8: synthetic messages of non-system items, the chat history at its slot, compiled regex rules.
+
+    ``messages`` defaults to ``runtime.messages`` (the host's conversation, never modified).
+    ``regex_budget``: the compile's :class:`~forgec.compile.passes.regex.RegexBudget`, shared by both stages.
+    """
+    original = runtime.messages if messages is None else messages
+    if not isinstance(original, list):
+        original = []
+    diagnostics: list[Diagnostic] = []
+    out: list[Any] = []
+    sources: list[dict[str, Any]] = []
+    tools = _Tools(stack, runtime)
+    if regex_budget is None:
+        regex_budget = rx.RegexBudget()
+    context = stack.get("context") if isinstance(stack, dict) else None
+    allow_duplicates = isinstance(context, dict) and js_truthy(context.get("allowDuplicateChatHistory"))
+    inserted = False
+
+    for index, item in _items(stack):
+        if item.get("slot") == CHAT_HISTORY and item.get("kind") == "slot":
+            if inserted and not allow_duplicates:
+                diagnostics.append(
+                    Diagnostic(
+                        "warning",
+                        "Skipped duplicate chat-history slot.",
+                        codes.DUPLICATE_CHAT_HISTORY,
+                        item_id=item.get("id"),
+                        pointer=("items", index),
+                    )
+                )
+                continue
+            history = hist.chat_history_pipeline(original, item, diagnostics, pointer=("items", index))
+            history = rx.apply_to_messages(stack, history, "history", diagnostics, regex_budget)
+            count = len(history)
+            # the members every history source shares, in _source's key order
+            head = _source("chat-history", item, "", slot=item.get("slot"))
+            del head["role"]
+            role_of = hist.role_of
+            out.extend(history)
+            sources.extend(
+                {**head, "historyIndex": position, "historyCount": count, "role": role_of(message)}
+                for position, message in enumerate(history, 1)
+            )
+            inserted = True
+            continue
+        role = item.get("role")
+        if not js_truthy(role) or role == "system":
+            continue
+        text = _item_text(index, item, stack, runtime, store, diagnostics, tools, registry)
+        if not js_trim(text):
+            continue
+        message, source_role = synthetic_message(role, text, stack, runtime)
+        out.append(message)
+        sources.append(_source("stack-item", item, source_role))
+
+    if not inserted:
+        count = len(original)
+        role_of = hist.role_of
+        out.extend(original)
+        sources.extend(
+            {
+                "kind": "implicit-history",
+                "itemName": "Conversation history",
+                "slot": CHAT_HISTORY,
+                "historyIndex": position,
+                "historyCount": count,
+                "role": role_of(message),
+            }
+            for position, message in enumerate(original, 1)
+        )
+
+    out = rx.apply_to_messages(stack, out, "compiled", diagnostics, regex_budget)
+    return MessagesResult(out, sources, diagnostics)
+
+
+def compile_prompt(
+    stack: Any, runtime: Runtime, store: VariableStore, *, registry: Any = None, regex_budget: Any = None
+) -> CompiledPrompt:
+    """§2 steps 2–3: the system prompt, then the messages, with one shared variable store.
+
+    ``regex_budget``: one :class:`~forgec.compile.passes.regex.RegexBudget` for both stages (a fresh one
+    when omitted), so the regex time of the whole compile is bounded.
+    """
+    if regex_budget is None:
+        regex_budget = rx.RegexBudget()
+    system = compile_system_prompt(stack, runtime, store, registry=registry, regex_budget=regex_budget)
+    messages = compile_messages(stack, runtime, store, runtime.messages, registry=registry, regex_budget=regex_budget)
+    return CompiledPrompt(system, messages, store)

@@ -1,0 +1,91 @@
+"""pi-forge's macro language: ``{{macro::arg::…}}`` in block content (compile-core.md §3, §4).
+
+* :mod:`forgec.compile.macros.grammar` parses text into an offset-carrying AST (``grammar/macros.lark``);
+* :mod:`forgec.compile.macros.builtins` is the one table of built-in macros;
+* :mod:`forgec.compile.macros.engine` runs one expansion session;
+* :mod:`forgec.compile.macros.lint` is the static analysis of ``forgec validate``.
+
+The compiler calls :func:`expand_block` once per block.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from forgec.diagnostics import Diagnostic
+    from forgec.model.runtime import Runtime
+    from forgec.model.variables import VariableStore
+    from forgec.plugins import Registry
+
+__all__ = ["expand_block", "expand_text"]
+
+
+def _custom_renderers(registry: Any) -> dict[str, Any]:
+    macros = getattr(registry, "macros", None) if registry is not None else None
+    if not isinstance(macros, dict) or not macros:
+        return {}
+    out: dict[str, Any] = {}
+    for name, definition in macros.items():
+        render = getattr(definition, "render", None)
+        out[name] = render if callable(render) else definition
+    return out
+
+
+def expand_block(
+    text: str,
+    *,
+    item_id: str,
+    stack: dict[str, Any],
+    runtime: Runtime,
+    store: VariableStore | None,
+    diagnostics: list[Diagnostic],
+    selected_tools: list[str],
+    registry: Registry | None = None,
+    pointer: tuple[Any, ...] | None = None,
+) -> str:
+    """Expand one block's content as one expansion session (§3).
+
+    Appends the block's ``Macro … failed`` errors as they happen and then its unresolved-macro
+    diagnostics per ``defaults.unresolvedMacroPolicy`` (§3.4); ``store`` is mutated in place by
+    the variable macros.  Never raises for any input text.
+    """
+    if "{{" not in text:  # fast path: no parser, no session
+        return text
+    from forgec.compile.macros.builtins import BUILTIN_RENDERERS
+    from forgec.compile.macros.engine import Session, ensure_recursion_headroom
+    from forgec.compile.macros.grammar import Macro, parse
+
+    doc = parse(text)
+    if (len(doc) == 1 and not isinstance(doc[0], Macro)) or not doc:
+        return text
+    ensure_recursion_headroom()
+    session = Session(
+        text,
+        item_id=item_id,
+        stack=stack,
+        runtime=runtime,
+        store=store,
+        diagnostics=diagnostics,
+        selected_tools=list(selected_tools),
+        builtins=BUILTIN_RENDERERS,
+        custom=_custom_renderers(registry),
+        pointer=pointer,
+    )
+    result = session.expand_block(doc)
+    session.report_unresolved()
+    return result
+
+
+def expand_text(text: str, **kwargs: Any) -> tuple[str, list[Diagnostic]]:
+    """Convenience for tests and tools: :func:`expand_block` with a fresh diagnostics list."""
+    from forgec.model.runtime import Runtime
+
+    diagnostics: list[Diagnostic] = []
+    kwargs.setdefault("item_id", "item")
+    kwargs.setdefault("stack", {})
+    kwargs.setdefault("runtime", Runtime())
+    kwargs.setdefault("store", None)
+    kwargs.setdefault("selected_tools", [])
+    out = expand_block(text, diagnostics=diagnostics, **kwargs)
+    return out, diagnostics

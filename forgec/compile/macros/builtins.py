@@ -1,0 +1,299 @@
+"""Every built-in macro, in one table (compile-core.md §3.5, §16.9, §16.13).
+
+Each renderer takes a :class:`~forgec.compile.macros.engine.MacroContext` and returns the output text, or
+``None`` for "returns nothing" (the macro stays in the text and is reported as unresolved).  All
+built-ins ignore surplus arguments.  :data:`BUILTIN_MACROS` also carries the argument shapes that
+``forgec validate`` checks (:mod:`forgec.compile.macros.lint`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from forgec.compile.macros import engine
+from forgec.compile.macros.casemap import js_lower, js_upper
+from forgec.compile.macros.engine import MacroContext, check_length, check_units
+from forgec.js.values import UNDEFINED, js_len, js_string, js_trim, json_quote
+from forgec.model.variables import MISSING, lookup, to_macro_text
+
+__all__ = ["BUILTIN_MACROS", "BUILTIN_RENDERERS", "BuiltinMacro", "escape_xml", "local_date", "local_time"]
+
+_SCOPES = ("turn", "session")
+
+
+# --- helpers (§6.14) ----------------------------------------------------------------------------
+
+
+def escape_xml(text: str) -> str:
+    """``&``, ``<``, ``>``, ``"``, ``'`` escaped in that order; nothing else."""
+    if len(text) * 6 > engine.string_limit():  # may not fit: measure before building
+        grow = 4 * text.count("&") + 3 * (text.count("<") + text.count(">")) + 5 * (text.count('"') + text.count("'"))
+        check_units(js_len(text) + grow)
+    return (
+        text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;").replace("'", "&apos;")
+    )
+
+
+def local_date(now_ms: int, time_zone: str) -> str:
+    """``YYYY-MM-DD`` in the runtime's zone (year unpadded, month and day two digits)."""
+    from forgec.compile.slots.helpers import format_local_date
+
+    return format_local_date(now_ms, time_zone)
+
+
+def local_time(now_ms: int, time_zone: str) -> str:
+    """``HH:MM:SS``, 24-hour, in the runtime's zone."""
+    from forgec.compile.slots.helpers import format_local_time
+
+    return format_local_time(now_ms, time_zone)
+
+
+# --- value macros -------------------------------------------------------------------------------
+
+
+def _cwd(ctx: MacroContext) -> str | None:
+    value = ctx.runtime.options.get("cwd") if isinstance(ctx.runtime.options, dict) else None
+    if value is None:
+        return None
+    return value if isinstance(value, str) else js_string(value)
+
+
+def _date(ctx: MacroContext) -> str:
+    return local_date(ctx.runtime.now_ms, ctx.runtime.time_zone)
+
+
+def _time(ctx: MacroContext) -> str:
+    return local_time(ctx.runtime.now_ms, ctx.runtime.time_zone)
+
+
+def _last_user_message(ctx: MacroContext) -> str:
+    value = ctx.runtime.latest_user_message
+    return value if isinstance(value, str) else ""
+
+
+def _selected_tools(ctx: MacroContext) -> str:
+    return check_length(", ".join(ctx.selected_tools))
+
+
+def _active_model(ctx: MacroContext) -> str:
+    model = ctx.runtime.model
+    if model is None:
+        return ""
+    if not isinstance(model, dict):
+        return "undefined/undefined"
+    return f"{js_string(model.get('provider', UNDEFINED))}/{js_string(model.get('id', UNDEFINED))}"
+
+
+# --- variables (§4) -----------------------------------------------------------------------------
+
+
+def _scoped_name(ctx: MacroContext) -> tuple[str, str, int]:
+    """``setvar``/``clearvar`` scope detection: ``(scope, name, first value index)``."""
+    first = ctx.name_arg(0)
+    if first in _SCOPES:
+        return first, ctx.name_arg(1), 2
+    return "turn", first, 1
+
+
+def _store_set(ctx: MacroContext, scope: str, name: str, value: str) -> None:
+    store = ctx._session.store
+    if store is not None:
+        store.set(scope, name, value)  # type: ignore[arg-type]
+
+
+def _store_clear(ctx: MacroContext, scope: str, name: str) -> None:
+    store = ctx._session.store
+    if store is not None:
+        store.clear(scope, name)  # type: ignore[arg-type]
+
+
+def _setvar(ctx: MacroContext) -> str | None:
+    scope, name, start = _scoped_name(ctx)
+    if not name:
+        return None
+    _store_set(ctx, scope, name, ctx.expand_joined_args(start))
+    return ""
+
+
+def _set_in(scope: str) -> Callable[[MacroContext], str | None]:
+    def render(ctx: MacroContext) -> str | None:
+        name = ctx.name_arg(0)
+        if not name:
+            return None
+        _store_set(ctx, scope, name, ctx.expand_joined_args(1))
+        return ""
+
+    return render
+
+
+def _clearvar(ctx: MacroContext) -> str | None:
+    scope, name, _start = _scoped_name(ctx)
+    if not name:
+        return None
+    _store_clear(ctx, scope, name)
+    return ""
+
+
+def _clear_in(scope: str) -> Callable[[MacroContext], str | None]:
+    def render(ctx: MacroContext) -> str | None:
+        name = ctx.name_arg(0)
+        if not name:
+            return None
+        _store_clear(ctx, scope, name)
+        return ""
+
+    return render
+
+
+def _get_in(scope: str) -> Callable[[MacroContext], str | None]:
+    def render(ctx: MacroContext) -> str | None:
+        name = ctx.name_arg(0)
+        if not name:
+            return None
+        session = ctx._session
+        return to_macro_text(lookup(name, session.store, session.static, scope))  # type: ignore[arg-type]
+
+    return render
+
+
+# --- filters ------------------------------------------------------------------------------------
+
+
+def _trim(ctx: MacroContext) -> str:
+    return js_trim(ctx.expand_arg(0))
+
+
+def _upper(ctx: MacroContext) -> str:
+    return js_upper(ctx.expand_arg(0))
+
+
+def _lower(ctx: MacroContext) -> str:
+    return js_lower(ctx.expand_arg(0))
+
+
+_CONTROL = re.compile("[\x00-\x1f\ud800-\udfff]")
+
+
+def _json_quote(value: str) -> str:
+    """``JSON.stringify`` of a string; plain ``str.replace`` when nothing needs a callback escape."""
+    if _CONTROL.search(value) is None:
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return json_quote(value)
+
+
+def _json(ctx: MacroContext) -> str:
+    value = ctx.expand_arg(0)
+    if len(value) * 6 + 2 > engine.string_limit():  # may not fit: measure before building
+        size = js_len(value) + 2 + value.count('"') + value.count("\\")
+        if _CONTROL.search(value) is not None:
+            size += sum(value.count(c) * (1 if c in "\b\f\n\r\t" else 5) for c in map(chr, range(32)))
+        check_units(size)
+    return _json_quote(value)
+
+
+def _xml(ctx: MacroContext) -> str:
+    return escape_xml(ctx.expand_arg(0))
+
+
+# --- conditionals (lazy: only the chosen branch is expanded) -------------------------------------
+
+
+def _branch(ctx: MacroContext, condition: bool, then_index: int) -> str:
+    return ctx.expand_arg(then_index if condition else then_index + 1)
+
+
+def _ifvar(ctx: MacroContext) -> str | None:
+    name = ctx.name_arg(0)
+    if not name:
+        return None
+    session = ctx._session
+    return _branch(ctx, lookup(name, session.store, session.static) is not MISSING, 1)
+
+
+def _ifeq(ctx: MacroContext) -> str | None:
+    name = ctx.name_arg(0)  # expanded first, side effects included (§16.13)
+    if not name or ctx.arg_count < 2:
+        return None
+    session = ctx._session
+    value = lookup(name, session.store, session.static)  # read before argument 1 is expanded
+    expected = ctx.expand_arg(1)
+    return _branch(ctx, value is not MISSING and to_macro_text(value) == expected, 2)
+
+
+def _iftools(ctx: MacroContext) -> str | None:
+    name = ctx.name_arg(0)
+    if not name:
+        return None
+    return _branch(ctx, name in ctx.selected_tools, 1)
+
+
+def _ifslot(ctx: MacroContext) -> str | None:
+    name = ctx.name_arg(0)
+    if not name:
+        return None
+    items = ctx.stack.get("items") if isinstance(ctx.stack, dict) else None
+    found = isinstance(items, list) and any(
+        isinstance(item, dict)
+        and item.get("kind") == "slot"
+        and item.get("enabled") is not False
+        and isinstance(item.get("slot"), str)
+        and item.get("slot") == name
+        for item in items
+    )
+    return _branch(ctx, found, 1)
+
+
+# --- the table ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class BuiltinMacro:
+    """A built-in: its renderer and the argument shape ``forgec validate`` checks.
+
+    ``min_args``: fewer raw arguments leave the macro unresolved; ``max_args``: later ones are
+    ignored (``None`` = all are used).
+    """
+
+    name: str
+    render: Callable[[MacroContext], str | None]
+    kind: str
+    min_args: int = 0
+    max_args: int | None = 0
+    summary: str = ""
+
+
+_TABLE: tuple[BuiltinMacro, ...] = (
+    BuiltinMacro("cwd", _cwd, "value", summary="Pi's working directory"),
+    BuiltinMacro("date", _date, "value", summary="local date YYYY-MM-DD"),
+    BuiltinMacro("time", _time, "value", summary="local time HH:MM:SS"),
+    BuiltinMacro("lastUserMessage", _last_user_message, "value", summary="the latest user message"),
+    BuiltinMacro("selectedTools", _selected_tools, "value", summary="selected tools, comma separated"),
+    BuiltinMacro("tools", _selected_tools, "value", summary="selected tools, comma separated"),
+    BuiltinMacro("activeModel", _active_model, "value", summary="provider/id of the model"),
+    BuiltinMacro("setvar", _setvar, "set", 1, None, "set a variable ([turn|session::]name::value)"),
+    BuiltinMacro("setturnvar", _set_in("turn"), "set", 1, None, "set a turn variable"),
+    BuiltinMacro("setsessionvar", _set_in("session"), "set", 1, None, "set a session variable"),
+    BuiltinMacro("getvar", _get_in("any"), "get", 1, 1, "a variable's value, empty if missing"),
+    BuiltinMacro("var", _get_in("any"), "get", 1, 1, "a variable's value, empty if missing"),
+    BuiltinMacro("getturnvar", _get_in("turn"), "get", 1, 1, "a turn variable's value"),
+    BuiltinMacro("getsessionvar", _get_in("session"), "get", 1, 1, "a session variable's value"),
+    BuiltinMacro("clearvar", _clearvar, "clear", 1, 2, "remove a variable ([turn|session::]name)"),
+    BuiltinMacro("clearturnvar", _clear_in("turn"), "clear", 1, 1, "remove a turn variable"),
+    BuiltinMacro("clearsessionvar", _clear_in("session"), "clear", 1, 1, "remove a session variable"),
+    BuiltinMacro("trim", _trim, "filter", 0, 1, "JavaScript trim"),
+    BuiltinMacro("upper", _upper, "filter", 0, 1, "upper case"),
+    BuiltinMacro("lower", _lower, "filter", 0, 1, "lower case"),
+    BuiltinMacro("json", _json, "filter", 0, 1, "a JSON string literal"),
+    BuiltinMacro("xml", _xml, "filter", 0, 1, "XML-escaped text"),
+    BuiltinMacro("ifvar", _ifvar, "if", 1, 3, "branch on a variable's existence"),
+    BuiltinMacro("ifeq", _ifeq, "if", 2, 4, "branch on a variable's value"),
+    BuiltinMacro("iftools", _iftools, "if", 1, 3, "branch on a selected tool"),
+    BuiltinMacro("ifslot", _ifslot, "if", 1, 3, "branch on an enabled slot"),
+)
+
+#: name -> definition, in pi-forge's registration order
+BUILTIN_MACROS: dict[str, BuiltinMacro] = {m.name: m for m in _TABLE}
+#: name -> renderer (what the engine dispatches on)
+BUILTIN_RENDERERS: dict[str, Callable[[MacroContext], str | None]] = {m.name: m.render for m in _TABLE}

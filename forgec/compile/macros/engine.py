@@ -1,0 +1,402 @@
+"""One expansion session (compile-core.md §3): scanning, rendering, lazy arguments, unresolved set.
+
+A session owns what §3 says it owns (stack, runtime, diagnostics, item id, unresolved set) plus the
+variable store, passed in by the caller and mutated in place (it is the caller's explicit value,
+never a global).  Rendering walks the AST of :mod:`forgec.compile.macros.grammar`; arguments are expanded
+only when a renderer asks for them (:meth:`MacroContext.expand_arg`), which is what keeps
+conditional branches lazy and unknown macros side-effect free.
+
+Limits (§16.16): the reference expands until V8's stack runs out; forgec allows
+:data:`MAX_DEPTH` nested renderer calls and fails the macro that crosses it with V8's message, and
+fails any macro whose result exceeds V8's string length with ``Invalid string length``.
+
+Every string the engine builds (an argument's expansion, joined arguments, a macro's result, the
+block's output) is measured *before* it is built, from the lengths of its parts: ``len`` is a lower
+bound of the UTF-16 length and at most half of it, so the exact (expensive) count is only taken near
+a limit.  Besides V8's limit, forgec caps every such string at :data:`MAX_BLOCK_LENGTH` units
+(a deliberate deviation, docs/compatibility.md "Macros"): the macro whose work would cross it fails
+like a V8 overflow (text kept, outer macros continue) with forgec's FG203, and a block whose own
+output would cross it is kept as written with FG203.  This keeps memory and time bounded.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from forgec.compile.macros.grammar import Macro, Node
+from forgec.diagnostics import Diagnostic
+from forgec.js.values import js_len, js_trim
+from forgec.model.runtime import Runtime
+from forgec.model.variables import MISSING, VariableStore, lookup, to_macro_text, to_prompt_text
+from forgec.rules.macros import EXPANSION_TOO_LONG, MACRO_FAILED, UNRESOLVED_MACRO
+
+__all__ = [
+    "MAX_BLOCK_LENGTH",
+    "MAX_DEPTH",
+    "MAX_STRING_LENGTH",
+    "ExpansionTooLong",
+    "JsRangeError",
+    "MacroContext",
+    "Session",
+    "Variables",
+    "check_length",
+    "check_parts",
+    "check_units",
+    "string_limit",
+]
+
+#: nested renderer calls forgec supports (the reference manages about 1,646; §16.16 asks >= 1,600)
+MAX_DEPTH = 2_000
+#: V8's maximum string length in UTF-16 units
+MAX_STRING_LENGTH = 536_870_888
+#: forgec's own cap (UTF-16 units) on any string built while expanding one block (a deviation)
+MAX_BLOCK_LENGTH = 64 * 1024 * 1024
+#: Python frames one nesting level may use (render -> renderer -> expand_arg -> expand_nodes ...)
+_FRAMES_PER_LEVEL = 6
+
+
+class JsRangeError(Exception):
+    """A V8 ``RangeError`` the reference would raise (stack overflow, string too long)."""
+
+
+class ExpansionTooLong(Exception):
+    """A string would exceed forgec's :data:`MAX_BLOCK_LENGTH` (but not V8's limit)."""
+
+
+def string_limit() -> int:
+    return min(MAX_STRING_LENGTH, MAX_BLOCK_LENGTH)
+
+
+def check_units(units: int) -> None:
+    """Fail a string of exactly ``units`` UTF-16 units: V8's ``Invalid string length`` first, then forgec's cap."""
+    if units > MAX_STRING_LENGTH:
+        raise JsRangeError("Invalid string length")
+    if units > MAX_BLOCK_LENGTH:
+        raise ExpansionTooLong(units)
+
+
+def check_parts(parts: list[str] | tuple[str, ...], extra: int = 0) -> None:
+    """Check, before joining, the string ``parts`` plus ``extra`` ASCII units would make.
+
+    ``len`` counts code points, a lower bound of UTF-16 units and at least half of them, so the
+    exact count (:func:`js_len` on every part) is only needed when twice the lower bound passes a limit.
+    """
+    size = extra
+    for part in parts:
+        size += len(part)
+    if size * 2 > string_limit():
+        check_units(extra + sum(js_len(part) for part in parts))
+
+
+def check_length(text: str) -> str:
+    """Fail ``text`` when it is longer than a V8 string or forgec's cap allows; else return it."""
+    if len(text) * 2 > string_limit():
+        check_units(js_len(text))
+    return text
+
+
+class Variables:
+    """The §4.5 variable access object handed to custom macros and slots."""
+
+    __slots__ = ("_static", "_store")
+
+    def __init__(self, store: VariableStore | None, static: dict[str, Any] | None) -> None:
+        self._store = store
+        self._static = static
+
+    def get(self, name: str, scope: str | None = None) -> Any:
+        """The value (turn -> session -> static unless ``scope`` narrows it), or ``None`` if missing."""
+        value = lookup(name, self._store, self._static, scope or "any")  # type: ignore[arg-type]
+        return None if value is MISSING else value
+
+    def has(self, name: str, scope: str | None = None) -> bool:
+        return lookup(name, self._store, self._static, scope or "any") is not MISSING  # type: ignore[arg-type]
+
+    def set(self, scope: str, name: str, value: Any) -> None:
+        if self._store is not None and scope in ("turn", "session"):
+            self._store.set(scope, name, value)  # type: ignore[arg-type]
+
+    def clear(self, scope: str, name: str) -> None:
+        if self._store is not None and scope in ("turn", "session"):
+            self._store.clear(scope, name)  # type: ignore[arg-type]
+
+    to_macro_text = staticmethod(to_macro_text)
+    to_prompt_text = staticmethod(to_prompt_text)
+
+
+class MacroContext:
+    """The render context of §3.3 for one macro call (argument expansions cached per index)."""
+
+    __slots__ = ("_cache", "_macro", "_session", "name")
+
+    def __init__(self, session: Session, macro: Macro, name: str) -> None:
+        self._session = session
+        self._macro = macro
+        self._cache: dict[int, str] | None = None
+        self.name = name
+
+    # §3.3 names --------------------------------------------------------------------------------
+    @property
+    def command(self) -> str:
+        return self.name
+
+    @property
+    def stack(self) -> dict[str, Any]:
+        return self._session.stack
+
+    @property
+    def runtime(self) -> Runtime:
+        return self._session.runtime
+
+    @property
+    def raw_args(self) -> list[str]:
+        return self._macro.raw_args(self._session.text)
+
+    @property
+    def arg_count(self) -> int:
+        return len(self._macro.seps)
+
+    @property
+    def variables(self) -> Variables:
+        return self._session.variables
+
+    @property
+    def helpers(self) -> Any:
+        from forgec.compile.slots import helpers
+
+        return helpers
+
+    @property
+    def selected_tools(self) -> list[str]:
+        return self._session.selected_tools
+
+    def expand_arg(self, index: int) -> str:
+        """Argument ``index`` expanded in this session (once; ``""`` when it does not exist)."""
+        cache = self._cache
+        if cache is None:
+            cache = self._cache = {}
+        elif index in cache:
+            return cache[index]
+        args = self._macro.args()
+        value = self._session.expand_nodes(args[index]) if 0 <= index < len(args) else ""
+        cache[index] = value
+        return value
+
+    def expand_joined_args(self, start: int) -> str:
+        """Arguments from ``start`` on, each expanded, joined with ``::`` (the original separators)."""
+        count = len(self._macro.seps)
+        if start >= count:
+            return ""
+        parts = [self.expand_arg(i) for i in range(start, count)]
+        check_parts(parts, 2 * (len(parts) - 1))
+        return "::".join(parts)
+
+    def name_arg(self, index: int = 0) -> str:
+        """A "name argument": the expansion trimmed (§3.5)."""
+        return js_trim(self.expand_arg(index))
+
+
+Renderer = Callable[[MacroContext], "str | None"]
+
+
+class Session:
+    """One block's expansion session."""
+
+    __slots__ = (
+        "builtins",
+        "custom",
+        "depth",
+        "diagnostics",
+        "item_id",
+        "pointer",
+        "runtime",
+        "selected_tools",
+        "stack",
+        "static",
+        "store",
+        "text",
+        "unresolved",
+        "variables",
+    )
+
+    def __init__(
+        self,
+        text: str,
+        *,
+        item_id: str | None,
+        stack: dict[str, Any],
+        runtime: Runtime,
+        store: VariableStore | None,
+        diagnostics: list[Diagnostic],
+        selected_tools: list[str],
+        builtins: dict[str, Renderer],
+        custom: dict[str, Any],
+        pointer: tuple[Any, ...] | None,
+    ) -> None:
+        self.text = text
+        self.item_id = item_id
+        self.stack = stack
+        self.runtime = runtime
+        self.store = store
+        variables = stack.get("variables") if isinstance(stack, dict) else None
+        self.static = variables if isinstance(variables, dict) else None
+        self.diagnostics = diagnostics
+        self.selected_tools = selected_tools
+        self.builtins = builtins
+        self.custom = custom
+        self.pointer = pointer
+        #: trimmed expression -> (offset, length) of its first completed occurrence
+        self.unresolved: dict[str, tuple[int, int]] = {}
+        self.depth = 0
+        self.variables = Variables(store, self.static)
+
+    def expand_nodes(self, nodes: list[Node] | tuple[Node, ...]) -> str:
+        """§3.1 over parsed nodes: text as is, each complete macro rendered; never re-scanned."""
+        if len(nodes) == 1 and isinstance(nodes[0], str):
+            return nodes[0]
+        out: list[str] = []
+        render = self.render
+        size = 0  # code points: a lower bound of UTF-16 units, at least half of them
+        exact = -1  # UTF-16 units, counted once the lower bound comes near a limit
+        limit = string_limit()
+        for node in nodes:
+            piece = node if isinstance(node, str) else render(node)
+            out.append(piece)
+            if exact >= 0:
+                exact += js_len(piece)
+                check_units(exact)
+            else:
+                size += len(piece)
+                if size * 2 > limit:  # near a limit: measure exactly, before anything is joined
+                    exact = sum(js_len(part) for part in out)
+                    check_units(exact)
+        return "".join(out)
+
+    def expand_block(self, nodes: list[Node] | tuple[Node, ...]) -> str:
+        """The block's own output: :meth:`expand_nodes` outside any macro.
+
+        In the reference, the scanner's own concatenation overflowing is caught by no macro and
+        would fail the whole compile; forgec instead keeps the block as written with FG203 (the
+        same finding as for its lower cap), so one runaway block cannot take the compile down.
+        """
+        try:
+            return self.expand_nodes(nodes)
+        except (JsRangeError, ExpansionTooLong):
+            self.diagnostics.append(
+                Diagnostic(
+                    "error",
+                    f"Block output would be longer than forgec's limit of {string_limit()} UTF-16 units; "
+                    "the block is kept as written.",
+                    EXPANSION_TOO_LONG,
+                    item_id=self.item_id,
+                    pointer=self.pointer,
+                )
+            )
+            return self.text
+
+    def render(self, macro: Macro) -> str:
+        """§3.2 for one complete macro."""
+        text = self.text
+        command = macro.command(text)
+        if not command:
+            return macro.full(text)
+        renderer = self.builtins.get(command)
+        if renderer is None:
+            renderer = self.custom.get(command)
+        if renderer is not None:
+            self.depth += 1
+            try:
+                if self.depth > MAX_DEPTH:
+                    raise JsRangeError("Maximum call stack size exceeded")
+                result = renderer(MacroContext(self, macro, command))
+                if isinstance(result, str):
+                    check_length(result)
+            except RecursionError:
+                return self._failed(macro, command, "Maximum call stack size exceeded")
+            except ExpansionTooLong:
+                return self._too_long(macro, command)
+            except Exception as error:  # a renderer's failure is a diagnostic (§3.2 step 4)
+                return self._failed(macro, command, str(error))
+            finally:
+                self.depth -= 1
+            if result is None:
+                self._unresolved(macro)
+                return macro.full(text)
+            return result if isinstance(result, str) else _result_text(result)
+        value = lookup(command, self.store, self.static)
+        if value is not MISSING:
+            return to_macro_text(value)
+        self._unresolved(macro)
+        return macro.full(text)
+
+    def _failed(self, macro: Macro, command: str, detail: str, code: str = MACRO_FAILED) -> str:
+        """Record ``Macro {{command}} failed: detail`` and keep the macro's text, as pi-forge does."""
+        self.diagnostics.append(
+            Diagnostic(
+                "error",
+                f"Macro {{{{{command}}}}} failed: {detail}",
+                code,
+                item_id=self.item_id,
+                pointer=self.pointer,
+                offset=macro.start,
+                length=macro.end - macro.start,
+            )
+        )
+        return macro.full(self.text)
+
+    def _too_long(self, macro: Macro, command: str) -> str:
+        """forgec's cap crossed inside ``macro``: fail it like V8's overflow, with forgec's own finding."""
+        detail = (
+            f"a string it builds would be longer than forgec's limit of {MAX_BLOCK_LENGTH} UTF-16 units "
+            f"per block (a deliberate deviation; pi-forge allows {MAX_STRING_LENGTH})."
+        )
+        return self._failed(macro, command, detail, EXPANSION_TOO_LONG)
+
+    def _unresolved(self, macro: Macro) -> None:
+        expression = macro.expression(self.text)
+        if expression not in self.unresolved:
+            self.unresolved[expression] = (macro.start, macro.end - macro.start)
+
+    def report_unresolved(self) -> None:
+        """§3.4: one diagnostic per distinct expression, in first-completion order, per the policy."""
+        if not self.unresolved:
+            return
+        policy = unresolved_policy(self.stack)
+        if policy == "keep":
+            return
+        level = "error" if policy == "error" else "warning"
+        for expression, (offset, length) in self.unresolved.items():
+            self.diagnostics.append(
+                Diagnostic(
+                    level,  # type: ignore[arg-type]
+                    f"Unresolved macro: {{{{{expression}}}}}",
+                    UNRESOLVED_MACRO,
+                    item_id=self.item_id,
+                    pointer=self.pointer,
+                    offset=offset,
+                    length=length,
+                )
+            )
+
+
+def _result_text(result: Any) -> str:
+    """A custom renderer returned a non-string: JavaScript would interpolate it with ``String()``."""
+    from forgec.js.values import js_string
+
+    return check_length(js_string(result))
+
+
+def unresolved_policy(stack: Any) -> str:
+    """``defaults.unresolvedMacroPolicy`` read leniently: ``keep``/``error`` exactly, else ``warn``."""
+    defaults = stack.get("defaults") if isinstance(stack, dict) else None
+    value = defaults.get("unresolvedMacroPolicy") if isinstance(defaults, dict) else None
+    return value if value in ("keep", "error") else "warn"
+
+
+def ensure_recursion_headroom() -> None:
+    """Allow :data:`MAX_DEPTH` nested macros in CPython (3.11 frames do not use the C stack)."""
+    needed = MAX_DEPTH * _FRAMES_PER_LEVEL + 1_000
+    if sys.getrecursionlimit() < needed:
+        sys.setrecursionlimit(needed)

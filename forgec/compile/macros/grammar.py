@@ -1,0 +1,326 @@
+"""Parsing pi-forge macro text (compile-core.md §3.1-§3.2) into an offset-carrying AST.
+
+The grammar is ``grammar/macros.lark``.  Two facts about pi-forge's scanner shape this module:
+
+* **Tokens.** The reference walks two-character pairs, so a run of ``{`` (``}``, ``:``) is cut into
+  pairs from its start: ``{{{`` is ``{{`` then ``{``; ``a:::b`` splits into ``a`` and ``:b``.  A
+  greedy left-to-right tokenisation into ``OPEN``/``CLOSE``/``SEP`` pairs and ``TEXT`` produces the
+  same cut everywhere, and because every run of one character starts on a token boundary, the
+  tokens of an argument re-scanned on its own (``expandArg``) are exactly the tokens it had inside
+  the whole block.  So one parse of the block serves every later (lazy) argument expansion.
+* **Structure.** Whether an ``{{`` opens a macro depends on whether a matching ``}}`` follows
+  *anywhere* later (§3.1 step 4: an unclosed ``{{`` is emitted literally and scanning resumes right
+  after it).  No LR(1) grammar can decide that, so code takes over for this one step: a stack
+  matches ``OPEN``/``CLOSE`` exactly like the reference's depth counter (an ``OPEN`` is closed by
+  the ``CLOSE`` that brings the depth back to zero; a ``CLOSE`` with nothing open is text) and
+  re-types the leftovers as ``LITERAL_OPEN``/``LITERAL_CLOSE``.  What remains is an unambiguous
+  LALR(1) grammar, which lark parses (:class:`_PostLex`, :func:`parse_with_lark`).
+
+Every terminal is acceptable in every parser state, so lark's contextual lexer would gain nothing;
+the lark path uses the basic lexer plus the post-lexer above.
+
+**Speed.** lark creates a ``Token`` object per token and runs its LALR loop in Python: about 0.5 s
+for a 1 MB block holding 10,000 macros (docs/performance.md).  :func:`parse` therefore parses
+blocks up to :data:`LARK_MAX_CHARS` with lark and larger ones with :func:`_parse_fast`, a
+hand-written shift/reduce pass over the same tokens (found with one C-level regex search for the
+three pair tokens; ``TEXT`` is whatever lies between them).  Both produce identical ASTs, which the
+test suite checks on random texts and against an independent reference scanner.  Parses are cached
+per distinct text.
+
+AST: a :class:`Document` is a tuple of nodes; a node is a ``str`` (literal text, adjacent pieces
+merged) or a :class:`Macro`.  A macro keeps its offsets in the block text and its children split
+at its own separators.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import OrderedDict
+from typing import Any
+
+from forgec.js.values import js_trim, js_trim_end
+
+__all__ = [
+    "LARK_MAX_CHARS",
+    "Document",
+    "Macro",
+    "Node",
+    "iter_macros",
+    "parse",
+    "parse_with_lark",
+]
+
+#: blocks up to this many characters are parsed by lark; larger ones by the equivalent fast pass
+LARK_MAX_CHARS = 16_384
+_CACHE_SIZE = 512
+
+
+class Macro:
+    """One complete ``{{…}}``: ``start``/``end`` delimit the full macro in the block text.
+
+    ``parts`` are the expression's pieces between the macro's own ``::`` separators (nesting depth
+    0), untrimmed; ``seps`` are the offsets of those separators.  The text-derived values
+    (command, trimmed expression, raw arguments) are computed on first use from the block text and
+    memoised: a parse is only ever used with the text it was made from.
+    """
+
+    __slots__ = ("_args", "_command", "_raw_args", "end", "parts", "seps", "start")
+
+    def __init__(self, start: int, end: int, parts: list[list[Node]], seps: list[int]) -> None:
+        self.start = start
+        self.end = end
+        self.parts = parts
+        self.seps = seps
+        self._command: str | None = None
+        self._args: list[list[Node]] | None = None
+        self._raw_args: list[str] | None = None
+
+    def __repr__(self) -> str:
+        return f"Macro({self.start}, {self.end}, {self.parts!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, Macro)
+            and (self.start, self.end, self.seps, self.parts) == (other.start, other.end, other.seps, other.parts)
+        )
+
+    __hash__ = None  # type: ignore[assignment]
+
+    # --- values derived from the block text (§3.2) ---------------------------------------------
+
+    def full(self, text: str) -> str:
+        """The full macro ``{{…}}`` as written (what an unresolved macro leaves in the output)."""
+        return text[self.start : self.end]
+
+    def expression(self, text: str) -> str:
+        """The trimmed expression: the key of the unresolved set and of its diagnostic."""
+        return js_trim(text[self.start + 2 : self.end - 2])
+
+    def command(self, text: str) -> str:
+        """The first part, trimmed; never expanded (``""`` means "keep the macro, no diagnostic")."""
+        if self._command is None:
+            first_end = self.seps[0] if self.seps else self.end - 2
+            self._command = js_trim(text[self.start + 2 : first_end])
+        return self._command
+
+    def raw_args(self, text: str) -> list[str]:
+        """Raw argument texts; the last one loses the expression's trailing whitespace."""
+        if self._raw_args is None:
+            bounds = [*self.seps, self.end - 2]
+            raw = [text[bounds[i] + 2 : bounds[i + 1]] for i in range(len(self.seps))]
+            if raw:
+                raw[-1] = js_trim_end(raw[-1])
+            self._raw_args = raw
+        return self._raw_args
+
+    def args(self) -> list[list[Node]]:
+        """Argument node lists (as :meth:`raw_args`), ready for lazy expansion."""
+        if self._args is None:
+            args = self.parts[1:]
+            if args:
+                last = list(args[-1])
+                if last and isinstance(last[-1], str):
+                    trimmed = js_trim_end(last[-1])
+                    if trimmed:
+                        last[-1] = trimmed
+                    else:
+                        last.pop()
+                args = [*args[:-1], last]
+            self._args = args
+        return self._args
+
+
+Node = str | Macro
+Document = tuple[Node, ...]
+
+
+def _merge(nodes: list[Any]) -> list[Node]:
+    """Join adjacent text pieces so a node list alternates text and macros."""
+    out: list[Node] = []
+    buf: list[str] = []
+    for node in nodes:
+        if isinstance(node, str):
+            buf.append(node)
+        else:
+            if buf:
+                out.append("".join(buf))
+                buf = []
+            out.append(node)
+    if buf:
+        out.append("".join(buf))
+    return out
+
+
+# --- the lark path ---------------------------------------------------------------------------------
+
+
+class _PostLex:
+    """Matches ``{{``/``}}`` tokens like the reference's depth walk; leftovers become literal text."""
+
+    always_accept: tuple[str, ...] = ()
+
+    def process(self, stream: Any) -> Any:
+        from lark import Token
+
+        tokens = list(stream)
+        open_stack: list[int] = []
+        for index, token in enumerate(tokens):
+            kind = token.type
+            if kind == "OPEN":
+                open_stack.append(index)
+            elif kind == "CLOSE":
+                if open_stack:
+                    open_stack.pop()
+                else:
+                    tokens[index] = Token.new_borrow_pos("LITERAL_CLOSE", token, token)
+        for index in open_stack:
+            tokens[index] = Token.new_borrow_pos("LITERAL_OPEN", tokens[index], tokens[index])
+        return iter(tokens)
+
+
+def _build_transformer() -> Any:
+    from lark import Transformer
+
+    class _Builder(Transformer):  # type: ignore[misc]
+        """Builds the AST during the LALR parse (no intermediate lark ``Tree``)."""
+
+        def macro(self, children: list[Any]) -> Macro:
+            parts: list[list[Any]] = [[]]
+            seps: list[int] = []
+            for child in children[1:-1]:
+                if isinstance(child, Macro):
+                    parts[-1].append(child)
+                elif child.type == "SEP":
+                    seps.append(child.start_pos)
+                    parts.append([])
+                else:
+                    parts[-1].append(str(child))
+            return Macro(children[0].start_pos, children[-1].end_pos, [_merge(p) for p in parts], seps)
+
+        def start(self, children: list[Any]) -> Document:
+            return tuple(_merge([c if isinstance(c, Macro) else str(c) for c in children]))
+
+    return _Builder()
+
+
+_LARK: Any = None
+
+
+def _lark_parser() -> Any:
+    """The LALR parser, built once per process from the bundled grammar."""
+    global _LARK
+    if _LARK is None:
+        from lark import Lark
+
+        from forgec.resources import grammar_path
+
+        grammar = grammar_path("macros").read_text(encoding="utf-8")
+        _LARK = Lark(
+            grammar,
+            parser="lalr",
+            lexer="basic",
+            postlex=_PostLex(),
+            transformer=_build_transformer(),
+            maybe_placeholders=False,
+        )
+    return _LARK
+
+
+def parse_with_lark(text: str) -> Document:
+    """Parse with the lark grammar (uncached; :func:`parse` is the entry point)."""
+    if not text:
+        return ()
+    return _lark_parser().parse(text)  # type: ignore[no-any-return]
+
+
+# --- the fast path ---------------------------------------------------------------------------------
+
+_PAIRS = re.compile(r"\{\{|\}\}|::")
+
+
+def _parse_fast(text: str) -> Document:
+    """The same automaton as the grammar, hand-written: shift text, push on ``{{``, reduce on ``}}``.
+
+    Frames are ``[start, parts, seps]``.  A frame still open at the end was an unclosed ``{{``: it is
+    flattened back into literal text (its separators included), innermost first; its complete
+    inner macros stay macros, as the reference's rescan from the next character would find them.
+    """
+    root: list[Any] = []
+    frames: list[list[Any]] = []
+    current = root
+    pos = 0
+    for match in _PAIRS.finditer(text):
+        at = match.start()
+        if at > pos:
+            current.append(text[pos:at])
+        pos = at + 2
+        pair = match.group()
+        if pair == "{{":
+            frame: list[Any] = [at, [[]], []]
+            frames.append(frame)
+            current = frame[1][0]
+        elif pair == "}}":
+            if frames:
+                start, parts, seps = frames.pop()
+                macro = Macro(start, pos, [p if len(p) < 2 else _merge(p) for p in parts], seps)
+                current = frames[-1][1][-1] if frames else root
+                current.append(macro)
+            else:
+                current.append("}}")
+        elif frames:  # "::" directly inside an open macro separates its arguments
+            frames[-1][2].append(at)
+            new_part: list[Any] = []
+            frames[-1][1].append(new_part)
+            current = new_part
+        else:
+            current.append("::")
+    if pos < len(text):
+        current.append(text[pos:])
+    while frames:  # unclosed "{{": literal text, children kept
+        _start, parts, _seps = frames.pop()
+        target = frames[-1][1][-1] if frames else root
+        target.append("{{")
+        for index, part in enumerate(parts):
+            if index:
+                target.append("::")
+            target.extend(part)
+    return tuple(_merge(root))
+
+
+_CACHE: OrderedDict[str, Document] = OrderedDict()
+
+
+def parse(text: str, *, use_lark: bool = True) -> Document:
+    """The AST of ``text``, cached per distinct text (stacks are compiled many times).
+
+    ``use_lark=False`` parses every size with :func:`_parse_fast`: the same AST (the property tests
+    compare both parsers), without importing lark and building its tables, about 20 ms of a cold
+    process.  The macro lint of ``forgec validate`` uses it, where start-up time is the whole cost.
+    """
+    doc = _CACHE.get(text)
+    if doc is not None:
+        _CACHE.move_to_end(text)
+        return doc
+    if "{{" not in text or "}}" not in text:  # nothing can be a macro
+        doc = (text,) if text else ()
+    elif use_lark and len(text) <= LARK_MAX_CHARS:
+        doc = parse_with_lark(text)
+    else:
+        doc = _parse_fast(text)
+    _CACHE[text] = doc
+    if len(_CACHE) > _CACHE_SIZE:
+        _CACHE.popitem(last=False)
+    return doc
+
+
+def iter_macros(nodes: Any) -> Any:
+    """Every macro in a node list, outer before inner, without recursion (deep nesting is allowed)."""
+    todo = [iter(nodes)]
+    while todo:
+        for node in todo[-1]:
+            if isinstance(node, Macro):
+                yield node
+                todo.append(iter([n for part in node.parts for n in part]))
+                break
+        else:
+            todo.pop()

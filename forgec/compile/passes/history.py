@@ -1,0 +1,293 @@
+"""The chat-history pipeline of one ``chat-history`` slot (compile-core.md §8.3–§8.6).
+
+Messages are plain JSON data passed through verbatim; a message is copied only when it changes, and
+then as a shallow copy with ``content`` replaced in place, so the key order stays what the host sent
+(§8.8).  How each check reads a message's role is decided per check (§16.14), with the helpers of
+:mod:`forgec.model.messages` (re-exported here) instead of ``msg.get("role")`` ad hoc.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from forgec.diagnostics import Diagnostic
+from forgec.js.values import is_integral_number, js_len, js_string
+from forgec.model.messages import SUMMARY_ROLES as _SUMMARY_ROLES
+from forgec.model.messages import content_text, latest_user_text, preview_text, raw_role, role_of
+from forgec.rules import compile as codes
+
+__all__ = [
+    "chat_history_pipeline",
+    "content_text",
+    "latest_user_text",
+    "preview_text",
+    "role_of",
+]
+
+# --- the pipeline ------------------------------------------------------------------------------
+
+
+def _positive_int(value: Any) -> int | None:
+    if is_integral_number(value) and value > 0:
+        return int(value)
+    return None
+
+
+def _info(diagnostics: list[Diagnostic], code: str, message: str, item_id: Any, pointer: Any) -> None:
+    diagnostics.append(Diagnostic("info", message, code, item_id=item_id, pointer=pointer))
+
+
+def chat_history_pipeline(
+    messages: list[Any],
+    item: dict[str, Any],
+    diagnostics: list[Diagnostic],
+    *,
+    pointer: tuple[str | int, ...] | None = None,
+) -> list[Any]:
+    """§8.3: the messages one chat-history slot inserts, before its history-stage regex rules.
+
+    ``messages`` is the host's original list (never modified); ``pointer`` locates the slot item in
+    the stack document so findings about its options can be positioned.
+    """
+    raw_options = item.get("options")
+    opts: dict[str, Any] = raw_options if isinstance(raw_options, dict) else {}
+    item_id = item.get("id")
+    opt_pointer = (*pointer, "options") if pointer is not None else None
+    result = list(messages)
+    repair = False
+
+    if opts.get("includeLastUserMessage") is False:
+        for index in range(len(result) - 1, -1, -1):
+            if raw_role(result[index]) == "user":
+                del result[index]
+                break
+
+    if opts.get("includeSummaries") is False:
+        before = len(result)
+        result = [m for m in result if role_of(m) not in _SUMMARY_ROLES]
+        if len(result) != before:
+            _info(
+                diagnostics,
+                codes.HISTORY_SUMMARY_FILTER,
+                f"Filtered {before - len(result)} chat-history message(s) by summary.",
+                item_id,
+                opt_pointer,
+            )
+
+    roles = opts.get("roles")
+    if isinstance(roles, list) and roles and all(isinstance(r, str) for r in roles):
+        wanted = set(roles)
+        before = len(result)
+        result = [m for m in result if role_of(m) in wanted]
+        if len(result) != before:
+            _info(
+                diagnostics,
+                codes.HISTORY_ROLE_FILTER,
+                f"Filtered {before - len(result)} chat-history message(s) by role.",
+                item_id,
+                opt_pointer,
+            )
+        repair = True
+
+    drop_tools = False
+    if "toolMode" in opts:
+        tool_mode = opts["toolMode"]
+        if tool_mode == "drop" and isinstance(tool_mode, str):
+            drop_tools = True
+            result = _drop_tools(result, diagnostics, item_id, opt_pointer)
+        elif not (tool_mode == "keep" and isinstance(tool_mode, str)):
+            diagnostics.append(
+                Diagnostic(
+                    "warning",
+                    f"Unsupported chat-history toolMode: {js_string(tool_mode)}.",
+                    codes.HISTORY_TOOL_MODE,
+                    item_id=item_id,
+                    pointer=(*opt_pointer, "toolMode") if opt_pointer else None,
+                )
+            )
+
+    if opts.get("stripAssistantThinking") is True:
+        result = _strip_thinking(result, diagnostics, item_id, opt_pointer)
+
+    max_messages = _positive_int(opts.get("maxMessages"))
+    if max_messages is not None and len(result) > max_messages:
+        before = len(result)
+        result = result[before - max_messages :]
+        _info(
+            diagnostics,
+            codes.HISTORY_MAX_MESSAGES,
+            f"Trimmed chat history from {before} to {len(result)} message(s) by maxMessages.",
+            item_id,
+            opt_pointer,
+        )
+        repair = True
+
+    max_chars = _positive_int(opts.get("maxChars"))
+    if max_chars is not None and result:
+        before = len(result)
+        total = 0
+        start = before
+        for index in range(before - 1, -1, -1):
+            size = js_len(preview_text(result[index]))
+            if index != before - 1 and total + size > max_chars:
+                break
+            total += size
+            start = index
+        if start > 0:
+            result = result[start:]
+            _info(
+                diagnostics,
+                codes.HISTORY_MAX_CHARS,
+                f"Trimmed chat history from {before} to {len(result)} message(s) by maxChars.",
+                item_id,
+                opt_pointer,
+            )
+            repair = True
+
+    if repair and not drop_tools:
+        result = _repair_tool_pairs(result, diagnostics, item_id, opt_pointer)
+    return result
+
+
+def _strip_thinking(
+    messages: list[Any], diagnostics: list[Diagnostic], item_id: Any, pointer: Any
+) -> list[Any]:
+    """§8.4."""
+    out: list[Any] = []
+    blocks = changed = dropped = 0
+    for message in messages:
+        content = message.get("content") if isinstance(message, dict) else None
+        if raw_role(message) != "assistant" or not isinstance(content, list):
+            out.append(message)
+            continue
+        kept = [p for p in content if not (isinstance(p, dict) and p.get("type") == "thinking")]
+        removed = len(content) - len(kept)
+        if not removed:
+            out.append(message)
+            continue
+        blocks += removed
+        changed += 1
+        if not kept:
+            dropped += 1
+            continue
+        out.append({**message, "content": kept})
+    if changed:
+        tail = f" and dropped {dropped} empty assistant message(s)." if dropped else "."
+        _info(
+            diagnostics,
+            codes.HISTORY_THINKING_STRIP,
+            f"Stripped {blocks} assistant thinking block(s) from {changed} chat-history message(s){tail}",
+            item_id,
+            pointer,
+        )
+    return out
+
+
+def _strip_tool_calls(
+    messages: list[Any], keep_result: Callable[[dict[str, Any]], bool], drop_call: Callable[[Any], bool]
+) -> tuple[list[Any], int, int, int]:
+    """The walk §8.5 and §8.6 share: drop tool-result messages ``keep_result`` refuses and tool-call
+    parts ``drop_call`` picks; a message left with no content at all is dropped too.
+
+    Returns the messages and the counts the diagnostics report: tool calls removed, tool-result
+    messages dropped, messages dropped because they became empty.
+    """
+    out: list[Any] = []
+    calls = results = empty = 0
+    for message in messages:
+        if role_of(message) == "toolResult":
+            if keep_result(message):
+                out.append(message)
+            else:
+                results += 1
+            continue
+        content = message.get("content") if isinstance(message, dict) else None
+        if not isinstance(content, list):
+            out.append(message)
+            continue
+        kept = [part for part in content if not drop_call(part)]
+        removed = len(content) - len(kept)
+        if not removed:
+            out.append(message)
+            continue
+        calls += removed
+        if not kept:
+            empty += 1
+            continue
+        out.append({**message, "content": kept})
+    return out, calls, results, empty
+
+
+def _is_tool_call(part: Any) -> bool:
+    return isinstance(part, dict) and part.get("type") == "toolCall"
+
+
+def _drop_tools(messages: list[Any], diagnostics: list[Diagnostic], item_id: Any, pointer: Any) -> list[Any]:
+    """§8.5 (``toolMode: "drop"``): every tool call and tool result goes."""
+    out, calls, results, empty = _strip_tool_calls(messages, lambda _message: False, _is_tool_call)
+    if calls or results:
+        tail = f", and dropped {empty} empty message(s)." if empty else "."
+        _info(
+            diagnostics,
+            codes.HISTORY_TOOL_DROP,
+            f"Dropped tool history from chat-history: removed {calls} tool call(s), "
+            f"dropped {results} tool result message(s){tail}",
+            item_id,
+            pointer,
+        )
+    return out
+
+
+def _first_id(obj: dict[str, Any], keys: tuple[str, ...]) -> str | None:
+    for key in keys:
+        value = obj.get(key)
+        if isinstance(value, str) and value:
+            return value
+    return None
+
+
+_PART_ID_KEYS = ("id", "toolCallId", "callId")
+_RESULT_ID_KEYS = ("toolCallId", "id", "callId")
+
+
+def _repair_tool_pairs(
+    messages: list[Any], diagnostics: list[Diagnostic], item_id: Any, pointer: Any
+) -> list[Any]:
+    """§8.6: drop tool calls without a result and results without a call."""
+    call_ids: set[str] = set()
+    result_ids: set[str] = set()
+    for message in messages:
+        if not isinstance(message, dict):
+            continue
+        content = message.get("content")
+        if isinstance(content, list):
+            for part in content:
+                if isinstance(part, dict):
+                    part_id = _first_id(part, _PART_ID_KEYS)
+                    if part_id is not None:
+                        call_ids.add(part_id)
+        if role_of(message) == "toolResult":
+            result_id = _first_id(message, _RESULT_ID_KEYS)
+            if result_id is not None:
+                result_ids.add(result_id)
+
+    def keep_result(message: dict[str, Any]) -> bool:
+        result_id = _first_id(message, _RESULT_ID_KEYS)
+        return result_id is not None and result_id in call_ids
+
+    def dangling_call(part: Any) -> bool:
+        return _is_tool_call(part) and _first_id(part, _PART_ID_KEYS) not in result_ids
+
+    out, calls, results, empty = _strip_tool_calls(messages, keep_result, dangling_call)
+    if calls or results or empty:
+        tail = f", and dropped {empty} empty message(s)." if empty else "."
+        _info(
+            diagnostics,
+            codes.HISTORY_TOOL_REPAIR,
+            f"Repaired tool history after chat-history filtering: removed {calls} dangling tool call(s), "
+            f"dropped {results} dangling tool result message(s){tail}",
+            item_id,
+            pointer,
+        )
+    return out

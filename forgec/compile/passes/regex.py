@@ -1,0 +1,417 @@
+"""Regex rules at compile time and at finalize (import-regex.md A4–A7, compile-core.md §9).
+
+This module decides *which* rules run, *on what* (the system string, the text segments of eligible
+messages) and *what is reported*; the matching and the JavaScript replacement semantics live in
+:mod:`forgec.js.regex`.  Rules are read leniently, exactly as pi-forge executes them: invalid optional
+fields are ignored, invalid required ones skip the rule silently, and only a pattern JavaScript
+rejects produces an error, repeated at every call site (A4).
+
+A rule that exceeds the time limit is skipped at that call site with a forgec error: the reference
+would hang there, so no compatible output exists, and forgec must never hang.  The per-call limit
+alone does not bound a compile (100 slow rules take 100 s), so every compile also carries one
+:class:`RegexBudget`, an explicit value created per compile and passed to every call site: once the
+regex time of the compile reaches the budget, each further rule application is skipped with FG624.
+A call never waits longer than what is left of the budget, so a compile's regex time stays within
+the budget (plus the time of one replacement).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from forgec.diagnostics import Diagnostic
+from forgec.js.values import UNDEFINED, is_integral_number, js_string, js_trim
+from forgec.rules import compile as codes
+
+__all__ = [
+    "FINALIZE_WARNING",
+    "REGEX_BUDGET_SECONDS",
+    "REGEX_TIMEOUT_SECONDS",
+    "RegexBudget",
+    "apply_to_messages",
+    "apply_to_system",
+    "finalize_message",
+    "select_rules",
+]
+
+Stage = Literal["history", "compiled"]
+Target = Literal["system", "messages"]
+Effect = Literal["outgoing", "finalize"]
+
+#: per-segment time limit of one rule (seconds)
+REGEX_TIMEOUT_SECONDS = 1.0
+#: regex time one compile may spend in total, all rules, stages and call sites together (seconds)
+REGEX_BUDGET_SECONDS = 5.0
+
+FINALIZE_WARNING = (
+    "Finalize regex replaced finalized assistant message content; "
+    "original model output is not preserved in the stored transcript."
+)
+
+_VALID_FLAGS = frozenset("gimsu")
+
+
+@dataclass(slots=True)
+class SelectedRule:
+    """A rule that passed selection, with its runtime parameters read leniently (A4)."""
+
+    index: int
+    id: str  # trimmed, for statistics
+    pattern: Any  # forgec.js.regex.JSPattern
+    replace: str
+    trim_strings: list[str] | None
+    roles: frozenset[str] | None
+    max_messages: int | None
+    max_chars: int | None
+    min_depth: int | None
+    max_depth: int | None
+
+
+_COMPILED: dict[tuple[str, str], Any] = {}
+
+
+def _compile(pattern: str, flags: str) -> Any:
+    """Compile once per process; a failure is cached as the exception (it is re-reported per call)."""
+    key = (pattern, flags)
+    cached = _COMPILED.get(key)
+    if cached is None:
+        from forgec.js.regex import JSRegexError, compile_js
+
+        try:
+            cached = compile_js(pattern, flags)
+        except JSRegexError as exc:
+            cached = exc
+        except (RecursionError, MemoryError, ValueError) as exc:  # never let a hostile pattern escape
+            cached = exc
+        if len(_COMPILED) > 4096:
+            _COMPILED.clear()
+        _COMPILED[key] = cached
+    return cached
+
+
+def _flags_ok(flags: str) -> bool:
+    return not flags or (_VALID_FLAGS.issuperset(flags) and len(set(flags)) == len(flags))
+
+
+def _positive(value: Any) -> int | None:
+    return int(value) if value is not None and is_integral_number(value) and value > 0 else None
+
+
+def _non_negative(value: Any) -> int | None:
+    return int(value) if value is not None and is_integral_number(value) and value >= 0 else None
+
+
+def _string_list(value: Any) -> list[str] | None:
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return value
+    return None
+
+
+def _rules_of(stack: Any) -> list[Any]:
+    regex = stack.get("regex") if isinstance(stack, dict) else None
+    rules = regex.get("rules") if isinstance(regex, dict) else None
+    return rules if isinstance(rules, list) else []
+
+
+def select_rules(
+    stack: Any, stage: Stage, target: Target, effect: Effect, diagnostics: list[Diagnostic]
+) -> list[SelectedRule]:
+    """A4: the rules that run at one call site, compiled, in rule order; compile errors appended."""
+    selected: list[SelectedRule] = []
+    for index, rule in enumerate(_rules_of(stack)):
+        if not isinstance(rule, dict) or rule.get("enabled") is False:
+            continue
+        rule_effect = rule.get("effect")
+        if (rule_effect if rule_effect is not None else "outgoing") != effect:
+            continue
+        if rule.get("stage") != stage:
+            continue
+        targets = rule.get("targets")
+        if stage == "compiled" and isinstance(targets, list) and target not in targets:
+            continue
+        raw_id = rule.get("id")
+        rule_id = js_trim(raw_id) if isinstance(raw_id, str) else ""
+        if not rule_id:
+            continue
+        pattern = rule.get("pattern")
+        if not isinstance(pattern, str) or not pattern:
+            continue
+        raw_flags = rule.get("flags")
+        flags = raw_flags if isinstance(raw_flags, str) else ""
+        if not _flags_ok(flags):
+            continue
+        compiled = _compile(pattern, flags)
+        if isinstance(compiled, Exception):
+            diagnostics.append(
+                Diagnostic(
+                    "error",
+                    f"Regex rule {raw_id} failed to compile: {compiled}",
+                    codes.REGEX_RUNTIME_COMPILE,
+                    pointer=("regex", "rules", index, "pattern"),
+                )
+            )
+            continue
+        replace = rule.get("replace")
+        trim_strings = _string_list(rule.get("trimStrings"))
+        roles = _string_list(rule.get("roles"))
+        selected.append(  # positional, in field order: this runs per rule at every call site
+            SelectedRule(
+                index,
+                rule_id,
+                compiled,
+                replace if isinstance(replace, str) else "",
+                trim_strings or None,
+                frozenset(roles) if roles is not None else None,
+                _positive(rule.get("maxMessages")),
+                _positive(rule.get("maxChars")),
+                _non_negative(rule.get("minDepth")),
+                _non_negative(rule.get("maxDepth")),
+            )
+        )
+    return selected
+
+
+class RegexBudget:
+    """The regex time one compile may still spend: created per compile, passed to every call site.
+
+    ``seconds`` is the overall budget, ``per_call`` the limit of one rule on one text segment
+    (defaults: :data:`REGEX_BUDGET_SECONDS`, :data:`REGEX_TIMEOUT_SECONDS`, read when the budget is
+    created).  ``spent`` grows with the wall time of every rule application.
+    """
+
+    __slots__ = ("per_call", "seconds", "spent")
+
+    def __init__(self, seconds: float | None = None, per_call: float | None = None) -> None:
+        self.seconds = REGEX_BUDGET_SECONDS if seconds is None else seconds
+        self.per_call = REGEX_TIMEOUT_SECONDS if per_call is None else per_call
+        self.spent = 0.0
+
+    def remaining(self) -> float:
+        return self.seconds - self.spent
+
+    def exhausted(self) -> bool:
+        return self.spent >= self.seconds
+
+
+class _Timeout(Exception):
+    pass
+
+
+class _OverBudget(Exception):
+    pass
+
+
+_ENGINE: Any = None
+
+
+def _engine() -> Any:
+    """:mod:`forgec.js.regex`, imported on first use: its matcher loads the ``regex`` module, which
+    a compile without regex rules (and ``forgec validate``) never needs."""
+    global _ENGINE
+    if _ENGINE is None:
+        import forgec.js.regex as engine
+
+        _ENGINE = engine
+    return _ENGINE
+
+
+def _transform(rule: SelectedRule, text: str, budget: RegexBudget) -> tuple[str, int]:
+    """One rule on one segment, never waiting longer than the per-call limit or what the budget has left."""
+    engine = _ENGINE or _engine()
+    remaining = budget.remaining()
+    if remaining <= 0:
+        raise _OverBudget
+    timeout = min(budget.per_call, remaining)
+    start = time.monotonic()
+    try:
+        return engine.transform_string(
+            rule.pattern,
+            text,
+            rule.replace,
+            trim_strings=rule.trim_strings,
+            max_chars=rule.max_chars,
+            timeout=timeout,
+        )
+    except engine.JSRegexTimeout as exc:
+        raise (_OverBudget if timeout < budget.per_call else _Timeout) from exc
+    finally:
+        budget.spent += time.monotonic() - start
+
+
+def _stat(diagnostics: list[Diagnostic], rule: SelectedRule, matches: int, changed: int, label: str) -> None:
+    if matches > 0:
+        diagnostics.append(
+            Diagnostic(
+                "info",
+                f"Regex rule {rule.id} matched {matches} time(s) and changed {changed} text segment(s) in {label}.",
+                codes.REGEX_STATISTICS,
+                pointer=("regex", "rules", rule.index),
+            )
+        )
+
+
+def _timed_out(diagnostics: list[Diagnostic], rule: SelectedRule, label: str, budget: RegexBudget) -> None:
+    diagnostics.append(
+        Diagnostic(
+            "error",
+            f"Regex rule {rule.id} exceeded the {budget.per_call:g}s time limit in {label} and was skipped.",
+            codes.REGEX_TIMEOUT,
+            pointer=("regex", "rules", rule.index, "pattern"),
+        )
+    )
+
+
+def _over_budget(diagnostics: list[Diagnostic], rule: SelectedRule, label: str, budget: RegexBudget) -> None:
+    diagnostics.append(
+        Diagnostic(
+            "error",
+            f"Regex rule {rule.id} was skipped in {label}: the regex rules of this compile used up "
+            f"forgec's {budget.seconds:g}s time budget.",
+            codes.REGEX_BUDGET,
+            pointer=("regex", "rules", rule.index, "pattern"),
+        )
+    )
+
+
+def apply_to_system(
+    stack: Any, text: str, diagnostics: list[Diagnostic], budget: RegexBudget | None = None
+) -> str:
+    """A5.1: compiled-stage rules targeting ``system`` on the whole system prompt.
+
+    ``budget``: the compile's :class:`RegexBudget` (a fresh one when omitted).
+    """
+    rules = select_rules(stack, "compiled", "system", "outgoing", diagnostics)
+    if budget is None:
+        budget = RegexBudget()
+    for rule in rules:
+        try:
+            new_text, matches = _transform(rule, text, budget)
+        except _Timeout:
+            _timed_out(diagnostics, rule, "compiled/system", budget)
+            continue
+        except _OverBudget:
+            _over_budget(diagnostics, rule, "compiled/system", budget)
+            continue
+        changed = 1 if new_text != text else 0
+        _stat(diagnostics, rule, matches, changed, "compiled/system")
+        text = new_text
+    return text
+
+
+def _eligible(rule: SelectedRule, messages: list[Any]) -> list[int]:
+    n = len(messages)
+    indexes: list[int] = []
+    for i, message in enumerate(messages):
+        if rule.roles is not None:
+            role = message.get("role", UNDEFINED) if isinstance(message, dict) else UNDEFINED
+            if (role if isinstance(role, str) else js_string(role)) not in rule.roles:
+                continue
+        depth = n - 1 - i
+        if rule.min_depth is not None and depth < rule.min_depth:
+            continue
+        if rule.max_depth is not None and depth > rule.max_depth:
+            continue
+        indexes.append(i)
+    if rule.max_messages is not None and len(indexes) > rule.max_messages:
+        indexes = indexes[len(indexes) - rule.max_messages :]
+    return indexes
+
+
+def _transform_message(rule: SelectedRule, message: Any, budget: RegexBudget) -> tuple[Any, int, int]:
+    """A5.2a: one message; returns (message or the same object, matches, changed segments)."""
+    if not isinstance(message, dict):
+        return message, 0, 0
+    content = message.get("content")
+    if isinstance(content, str):
+        new_text, matches = _transform(rule, content, budget)
+        if new_text == content:
+            return message, matches, 0
+        return {**message, "content": new_text}, matches, 1
+    if not isinstance(content, list):
+        return message, 0, 0
+    matches = changed = 0
+    new_content: list[Any] | None = None
+    for j, part in enumerate(content):
+        if not (isinstance(part, dict) and part.get("type") == "text" and isinstance(part.get("text"), str)):
+            continue
+        text = part["text"]
+        new_text, count = _transform(rule, text, budget)
+        matches += count
+        if new_text != text:
+            changed += 1
+            if new_content is None:
+                new_content = list(content)
+            new_content[j] = {**part, "text": new_text}
+    if new_content is None:
+        return message, matches, 0
+    return {**message, "content": new_content}, matches, changed
+
+
+def _run_rules(
+    rules: list[SelectedRule], messages: list[Any], diagnostics: list[Diagnostic], label: str, budget: RegexBudget
+) -> list[Any]:
+    for rule in rules:
+        current = messages
+        total = changed = 0
+        if budget.exhausted():  # skipped as a whole, even where it would have had nothing to match
+            _over_budget(diagnostics, rule, label, budget)
+            continue
+        try:
+            for i in _eligible(rule, messages):
+                new_message, count, segs = _transform_message(rule, messages[i], budget)
+                total += count
+                changed += segs
+                if new_message is not messages[i]:
+                    if current is messages:
+                        current = list(messages)
+                    current[i] = new_message
+        except _Timeout:
+            _timed_out(diagnostics, rule, label, budget)
+            continue
+        except _OverBudget:
+            _over_budget(diagnostics, rule, label, budget)
+            continue
+        _stat(diagnostics, rule, total, changed, label)
+        messages = current
+    return messages
+
+
+def apply_to_messages(
+    stack: Any,
+    messages: list[Any],
+    stage: Stage,
+    diagnostics: list[Diagnostic],
+    budget: RegexBudget | None = None,
+) -> list[Any]:
+    """A5.2: outgoing rules of ``stage`` targeting ``messages``; the same list back when nothing changed.
+
+    ``budget``: the compile's :class:`RegexBudget` (a fresh one when omitted).
+    """
+    rules = select_rules(stack, stage, "messages", "outgoing", diagnostics)
+    if not rules:
+        return messages
+    return _run_rules(rules, messages, diagnostics, f"{stage}/messages", budget or RegexBudget())
+
+
+def finalize_message(
+    stack: Any, message: Any, budget: RegexBudget | None = None
+) -> tuple[Any | None, list[Diagnostic]]:
+    """A7 / §16.5: one finished message through the finalize rules, with its own diagnostics list.
+
+    Returns ``(replacement or None, diagnostics)``.  ``budget``: shared by every finalized message
+    of one report (a fresh one when omitted).
+    """
+    diagnostics: list[Diagnostic] = []
+    role = message.get("role", UNDEFINED) if isinstance(message, dict) else UNDEFINED
+    if (role if isinstance(role, str) else js_string(role)) != "assistant":
+        return None, diagnostics
+    rules = select_rules(stack, "compiled", "messages", "finalize", diagnostics)
+    result = (
+        _run_rules(rules, [message], diagnostics, "finalize/messages", budget or RegexBudget())[0] if rules else message
+    )
+    if result is message:
+        return None, diagnostics
+    diagnostics.append(Diagnostic("warning", FINALIZE_WARNING, codes.REGEX_FINALIZE_REPLACED))
+    return result, diagnostics

@@ -1,0 +1,440 @@
+"""``JSON.parse`` as V8 (Node 20, V8 11.3) does it: the value, and on failure V8's exact reason.
+
+pi-forge reads a stack file with ``JSON.parse``; a file it cannot parse is reported as
+``Failed to parse JSON: <reason>`` (compile-core.md §10.2) with the reason texts of §16.10.  Reading
+must stay fast (``forgec validate`` of one file cold < 150 ms), so :func:`loads` first tries
+CPython's C ``json`` module, which accepts exactly the JSON grammar once ``NaN``/``Infinity`` are
+refused, and only when that fails (or runs out of recursion) runs :class:`_Scanner`, a hand-written
+transliteration of V8's ``JsonParser`` that knows *why* the text is invalid and *where*.
+
+The scanner is iterative (an explicit stack), so it also reads documents nested deeper than the C
+module can; :data:`MAX_DEPTH` bounds that (a documented deviation: V8 has no limit of its own, but
+every later stage of forgec would need to recurse that deep too).  The same scanner, in tracking
+mode, records where each value sits in the text; :mod:`forgec.source` uses it lazily to turn a
+diagnostic's pointer into line and column.
+
+Numbers follow the team's data model: an integer literal (no fraction, no exponent) becomes ``int``
+when it is exactly representable as a double (``|n| <= 2**53``), otherwise the ``float`` JavaScript
+would hold (``123456789012345678901`` -> ``1.2345678901234568e+20``); every other literal becomes
+``float`` (``1e400`` -> ``inf``, as ``Infinity`` in JavaScript).  Duplicate keys: the last value wins
+and the key keeps its first position, as in JavaScript.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from typing import Any
+
+__all__ = ["MAX_DEPTH", "JSONParseError", "loads", "scan_spans", "v8_parse_error"]
+
+#: Deepest nesting forgec reads (compile-core §16.16 asks for at least 2,000).
+MAX_DEPTH = 5000
+#: Recursion limit set while the C ``json`` module parses (one level per nesting level in 3.11): a
+#: document near :data:`MAX_DEPTH` fails there and the scanner decides exactly.
+_C_RECURSION_LIMIT = MAX_DEPTH
+
+
+class JSONParseError(ValueError):
+    """Invalid JSON: ``reason`` is V8's ``JSON.parse`` message, ``offset`` a code-point index."""
+
+    def __init__(self, reason: str, offset: int | None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        #: index into the Python string (code points), for line/column; ``None`` if not applicable
+        self.offset = offset
+
+
+class JSONDepthError(JSONParseError):
+    """Valid JSON nested deeper than :data:`MAX_DEPTH` (forgec's limit, not V8's)."""
+
+
+_TWO53 = 2**53
+
+
+def _parse_int(literal: str) -> int | float:
+    if len(literal) < 16:
+        return int(literal)
+    value = int(literal)
+    return value if -_TWO53 <= value <= _TWO53 else float(literal)
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(name)
+
+
+_DECODER = json.JSONDecoder(parse_int=_parse_int, parse_constant=_refuse_constant)
+#: the scanner ``_DECODER.decode`` runs, called directly (``decode`` and ``raw_decode`` only add two
+#: Python frames and whitespace regexes around it; every compile parses two files)
+_SCAN_ONCE = _DECODER.scan_once
+_JSON_WS = " \t\n\r"
+_LEADING_WS = re.compile(r"[ \t\n\r]*").match
+
+
+def loads(text: str) -> Any:
+    """Parse ``text`` exactly as ``JSON.parse``; raise :class:`JSONParseError` with V8's reason."""
+    limit = sys.getrecursionlimit()
+    try:
+        sys.setrecursionlimit(_C_RECURSION_LIMIT)
+        value, end = _SCAN_ONCE(text, _LEADING_WS(text).end())
+        if end == len(text) or not text[end:].strip(_JSON_WS):  # nothing but whitespace after it
+            return value
+    except (ValueError, RecursionError, StopIteration):  # StopIteration: no value where one must start
+        pass
+    finally:
+        sys.setrecursionlimit(limit)
+    # Invalid, or deeper than the C module manages: the V8 scanner decides and explains.
+    return _Scanner(text).parse()
+
+
+def v8_parse_error(text: str) -> JSONParseError | None:
+    """The error ``JSON.parse(text)`` throws, or ``None`` if it parses (for tests and tools)."""
+    try:
+        _Scanner(text).parse()
+    except JSONParseError as error:
+        return error
+    return None
+
+
+def scan_spans(text: str, wanted: set[tuple[str | int, ...]] | None = None) -> dict[tuple, tuple]:
+    """Where each value of the (valid) JSON ``text`` sits: pointer -> ``(key_start, key_end,
+    value_start, value_end)`` as code-point offsets (``key_*`` are ``-1`` for array elements and
+    the root).  With ``wanted``, only those pointers are recorded.  Duplicate keys: the last wins.
+    """
+    scanner = _Scanner(text, track=True, wanted=wanted)
+    scanner.parse()
+    return scanner.spans
+
+
+# --- the V8 scanner ------------------------------------------------------------------------------
+
+_WS = re.compile(r"[ \t\n\r]*")
+_PLAIN_STRING = re.compile(r'[^"\\\x00-\x1f]*')
+_DIGITS = re.compile(r"[0-9]*")
+_HEX = "0123456789abcdefABCDEF"
+_ESCAPES = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
+_SPECIAL_TEXTS = frozenset({"NaN", "Infinity", "undefined", "[object Object]"})
+_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
+_MAX_CONTEXT = 10
+_MIN_LENGTH_FOR_CONTEXT = 21
+
+# token classes of the first character (V8's one_char_json_tokens)
+_EOS, _STRING, _NUMBER, _LBRACE, _RBRACE, _LBRACK, _RBRACK = range(7)
+_TRUE, _FALSE, _NULL, _COLON, _COMMA, _ILLEGAL = range(7, 13)
+_TOKENS = {
+    '"': _STRING,
+    "-": _NUMBER,
+    "{": _LBRACE,
+    "}": _RBRACE,
+    "[": _LBRACK,
+    "]": _RBRACK,
+    "t": _TRUE,
+    "f": _FALSE,
+    "n": _NULL,
+    ":": _COLON,
+    ",": _COMMA,
+}
+for _digit in "0123456789":
+    _TOKENS[_digit] = _NUMBER
+
+
+class _Fail(Exception):
+    """Internal: carries the finished :class:`JSONParseError` out of the scanner."""
+
+
+class _Scanner:
+    """V8's ``JsonParser`` (src/json/json-parser.cc, V8 11.3), iterative, in Python.
+
+    ``pos`` is a code-point index into ``text``; messages report UTF-16 offsets as V8 does.
+    """
+
+    def __init__(
+        self, text: str, *, track: bool = False, wanted: set[tuple[str | int, ...]] | None = None
+    ) -> None:
+        self.text = text
+        self.end = len(text)
+        self.pos = 0
+        self.track = track
+        self.wanted = wanted
+        self.spans: dict[tuple, tuple] = {}
+
+    # -- errors
+
+    def _units(self, offset: int) -> int:
+        """UTF-16 offset of code-point index ``offset``."""
+        return offset + len(_ASTRAL.findall(self.text, 0, offset))
+
+    def _error(self, reason: str, offset: int | None) -> _Fail:
+        return _Fail(JSONParseError(reason, offset))
+
+    def _at(self, template: str) -> _Fail:
+        """A message with V8's ``at position N``."""
+        return self._error(f"{template} in JSON at position {self._units(self.pos)}", self.pos)
+
+    def _token_of(self, index: int) -> int:
+        if index >= self.end:
+            return _EOS
+        return _TOKENS.get(self.text[index], _ILLEGAL)
+
+    def _unexpected(self, token: int | None = None) -> _Fail:
+        """``ReportUnexpectedToken(token)`` without an explicit message."""
+        if token is None:
+            token = self._token_of(self.pos)
+        if token == _EOS:
+            return self._error("Unexpected end of JSON input", self.end)
+        if token == _NUMBER:
+            return self._at("Unexpected number")
+        if token == _STRING:
+            return self._at("Unexpected string")
+        if self.text in _SPECIAL_TEXTS:
+            return self._error(f'"{self.text}" is not valid JSON', self.pos)
+        from forgec.js.values import utf16_slice
+
+        p = self._units(self.pos)
+        length = self._units(self.end)
+        char = utf16_slice(self.text, p, p + 1)
+        if length < _MIN_LENGTH_FOR_CONTEXT:
+            snippet = f'"{self.text}"'
+        elif p < _MAX_CONTEXT:
+            snippet = f'"{utf16_slice(self.text, 0, p + _MAX_CONTEXT)}"...'
+        elif p < length - _MAX_CONTEXT:
+            snippet = f'..."{utf16_slice(self.text, p - _MAX_CONTEXT, p + _MAX_CONTEXT)}"...'
+        else:
+            snippet = f'..."{utf16_slice(self.text, p - _MAX_CONTEXT, length)}"'
+        return self._error(f"Unexpected token '{char}', {snippet} is not valid JSON", self.pos)
+
+    # -- lexing helpers
+
+    def _skip_ws(self) -> int:
+        self.pos = _WS.match(self.text, self.pos).end()
+        return self._token_of(self.pos)
+
+    def _expect(self, char: str, message: str | None) -> None:
+        """``ExpectNext``: skip whitespace, require ``char``."""
+        self._skip_ws()
+        if self.pos < self.end and self.text[self.pos] == char:
+            self.pos += 1
+            return
+        if message is not None:
+            raise self._at(message)
+        raise self._unexpected()
+
+    def _string(self) -> str:
+        """``ScanJsonString``; ``pos`` is just after the opening quote."""
+        text, end = self.text, self.end
+        parts: list[str] = []
+        surrogate = False
+        while True:
+            stop = _PLAIN_STRING.match(text, self.pos).end()
+            if stop > self.pos:
+                parts.append(text[self.pos : stop])
+            self.pos = stop
+            if stop >= end:
+                raise self._at("Unterminated string")
+            char = text[stop]
+            if char == '"':
+                self.pos = stop + 1
+                break
+            if char == "\\":
+                self.pos = stop + 1
+                if self.pos >= end:
+                    raise self._unexpected(_EOS)
+                esc = text[self.pos]
+                if ord(esc) > 0xFF:
+                    raise self._unexpected(_ILLEGAL)
+                if esc in _ESCAPES:
+                    parts.append(_ESCAPES[esc])
+                    self.pos += 1
+                elif esc == "u":
+                    value = 0
+                    for _ in range(4):
+                        self.pos += 1
+                        if self.pos >= end or text[self.pos] not in _HEX:
+                            raise self._at("Bad Unicode escape")
+                        value = value * 16 + int(text[self.pos], 16)
+                    parts.append(chr(value))
+                    surrogate = surrogate or 0xD800 <= value <= 0xDFFF
+                    self.pos += 1
+                else:
+                    raise self._at("Bad escaped character")
+                continue
+            raise self._at("Bad control character in string literal")
+        value = "".join(parts)
+        if surrogate:  # "\ud83d\ude00" is one character, as in Python's json module
+            from forgec.js.values import rejoin_surrogates
+
+            value = rejoin_surrogates(value)
+        return value
+
+    def _number(self) -> int | float:
+        """``ParseJsonNumber``; ``pos`` is at ``-`` or the first digit."""
+        text, end = self.text, self.end
+        start = self.pos
+        if text[self.pos] == "-":
+            self.pos += 1
+        char = text[self.pos] if self.pos < end else ""
+        if char == "0":
+            self.pos += 1
+            if self.pos < end and "0" <= text[self.pos] <= "9":
+                raise self._unexpected(_NUMBER)
+        elif "0" <= char <= "9" and char:
+            self.pos = _DIGITS.match(text, self.pos).end()
+        else:
+            raise self._at("No number after minus sign")
+        integral = True
+        if self.pos < end and text[self.pos] == ".":
+            integral = False
+            self.pos += 1
+            if not (self.pos < end and "0" <= text[self.pos] <= "9"):
+                raise self._at("Unterminated fractional number")
+            self.pos = _DIGITS.match(text, self.pos).end()
+        if self.pos < end and text[self.pos] in "eE":
+            integral = False
+            self.pos += 1
+            if self.pos < end and text[self.pos] in "+-":
+                self.pos += 1
+            if not (self.pos < end and "0" <= text[self.pos] <= "9"):
+                raise self._at("Exponent part is missing a number")
+            self.pos = _DIGITS.match(text, self.pos).end()
+        literal = text[start : self.pos]
+        return _parse_int(literal) if integral else float(literal)
+
+    def _literal(self, word: str, value: Any) -> Any:
+        """``ScanLiteral``: the first character already matched."""
+        text = self.text
+        if text.startswith(word, self.pos):
+            self.pos += len(word)
+            return value
+        self.pos += 1
+        for expected in word[1:]:
+            if self.pos >= self.end:
+                raise self._unexpected(_EOS)
+            if text[self.pos] != expected:
+                raise self._unexpected()
+            self.pos += 1
+        raise self._unexpected(_EOS)  # pragma: no cover - startswith would have matched
+
+    # -- the parser
+
+    def _record(self, path: list, key_span: tuple[int, int], start: int, end: int) -> None:
+        pointer = tuple(path)
+        if self.wanted is None or pointer in self.wanted:
+            self.spans[pointer] = (key_span[0], key_span[1], start, end)
+
+    def parse(self) -> Any:
+        try:
+            value = self._parse_value()
+            if self._skip_ws() != _EOS:
+                raise self._error(
+                    f"Unexpected non-whitespace character after JSON at position {self._units(self.pos)}",
+                    self.pos,
+                )
+            return value
+        except _Fail as fail:
+            raise fail.args[0] from None
+
+    def _parse_value(self) -> Any:
+        # Each frame: [container, is_object, pending_key, key_span, value_start]
+        stack: list[list[Any]] = []
+        path: list[str | int] = []
+        track = self.track
+        text = self.text
+        no_key = (-1, -1)
+        key_span = no_key
+        while True:
+            # produce a value
+            token = self._skip_ws()
+            start = self.pos
+            if token == _STRING:
+                self.pos += 1
+                value: Any = self._string()
+            elif token == _NUMBER:
+                value = self._number()
+            elif token == _LBRACE:
+                if len(stack) >= MAX_DEPTH:
+                    raise _Fail(JSONDepthError(f"nesting deeper than {MAX_DEPTH} levels", start))
+                self.pos += 1
+                if self._skip_ws() == _RBRACE:
+                    self.pos += 1
+                    value = {}
+                else:
+                    if self.pos >= self.end or text[self.pos] != '"':
+                        raise self._at("Expected property name or '}'")
+                    stack.append([{}, True, None, key_span, start])
+                    key_start = self.pos
+                    self.pos += 1
+                    key = self._string()
+                    key_span = (key_start, self.pos)
+                    stack[-1][2] = key
+                    if track:
+                        path.append(key)
+                    self._expect(":", "Expected ':' after property name")
+                    continue
+            elif token == _LBRACK:
+                if len(stack) >= MAX_DEPTH:
+                    raise _Fail(JSONDepthError(f"nesting deeper than {MAX_DEPTH} levels", start))
+                self.pos += 1
+                if self._skip_ws() == _RBRACK:
+                    self.pos += 1
+                    value = []
+                else:
+                    stack.append([[], False, None, key_span, start])
+                    key_span = no_key
+                    if track:
+                        path.append(0)
+                    continue
+            elif token == _TRUE:
+                value = self._literal("true", True)
+            elif token == _FALSE:
+                value = self._literal("false", False)
+            elif token == _NULL:
+                value = self._literal("null", None)
+            else:
+                raise self._unexpected(token)
+            if track:
+                self._record(path, key_span, start, self.pos)
+
+            # consume the continuation stack
+            while True:
+                if not stack:
+                    return value
+                frame = stack[-1]
+                container = frame[0]
+                if frame[1]:
+                    container[frame[2]] = value
+                    if self._skip_ws() == _COMMA:
+                        self.pos += 1
+                        if self._skip_ws() != _STRING:
+                            raise self._at("Expected double-quoted property name")
+                        key_start = self.pos
+                        self.pos += 1
+                        key = self._string()
+                        key_span = (key_start, self.pos)
+                        frame[2] = key
+                        if track:
+                            path[-1] = key
+                        self._expect(":", None)
+                        break
+                    if self.pos < self.end and text[self.pos] == "}":
+                        self.pos += 1
+                    else:
+                        raise self._at("Expected ',' or '}' after property value")
+                else:
+                    container.append(value)
+                    if self._skip_ws() == _COMMA:
+                        self.pos += 1
+                        key_span = no_key
+                        if track:
+                            path[-1] = len(container)
+                        break
+                    if self.pos < self.end and text[self.pos] == "]":
+                        self.pos += 1
+                    else:
+                        raise self._at("Expected ',' or ']' after array element")
+                stack.pop()
+                value = container
+                key_span = frame[3]
+                if track:
+                    path.pop()
+                    self._record(path, key_span, frame[4], self.pos)

@@ -1,0 +1,93 @@
+"""Reading agent messages as pi-forge reads them: roles (compile-core.md §16.14) and text (§8.9).
+
+These helpers sit below every stage that looks at messages — the context codec derives
+``{{lastUserMessage}}`` with :func:`latest_user_text`, the chat-history pipeline filters and measures
+with them, the preview prints :func:`preview_text` — so each check reads a role or a text the same
+way everywhere.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from forgec.js.values import js_string, js_trim
+
+__all__ = ["SUMMARY_ROLES", "content_text", "latest_user_text", "preview_text", "raw_role", "role_of"]
+
+SUMMARY_ROLES = frozenset(("branchSummary", "compactionSummary"))
+
+
+def role_of(message: Any) -> str:
+    """``String(role)`` with a missing or ``null`` role read as ``""`` (filters, sources; §16.14)."""
+    if not isinstance(message, dict):
+        return ""
+    role = message.get("role")
+    if role is None:
+        return ""
+    if isinstance(role, str):
+        return role
+    return js_string(role)
+
+
+def raw_role(message: Any) -> Any:
+    """The role exactly as stored (strict comparisons: last user, thinking strip; §16.14)."""
+    return message.get("role") if isinstance(message, dict) else None
+
+
+def _part_text(part: Any) -> str:
+    if not isinstance(part, dict):
+        return ""
+    kind = part.get("type")
+    if kind == "text":
+        text = part.get("text")
+        return text if isinstance(text, str) else ""
+    if kind == "thinking":
+        thinking = part.get("thinking")
+        return "<thinking>\n" + thinking + "\n</thinking>" if isinstance(thinking, str) else ""
+    if kind == "toolCall":
+        name = part.get("name")
+        return "[toolCall: " + ("unknown" if name is None else js_string(name)) + "]"
+    if kind == "image":
+        return "[image]"
+    return ""
+
+
+def content_text(content: Any) -> str:
+    """§8.9 ``contentText``: string content as is; parts rendered, empty ones dropped, joined by ``\\n``."""
+    if isinstance(content, str):
+        return content
+    if not isinstance(content, list):
+        return ""
+    if len(content) == 1:  # the common single part: what the join below gives, without a generator
+        return _part_text(content[0])
+    return "\n".join(text for text in map(_part_text, content) if text)
+
+
+def _nullable_text(value: Any) -> str:
+    return "" if value is None else js_string(value)
+
+
+def preview_text(message: Any) -> str:
+    """§8.9 ``previewText``: what ``maxChars`` measures and what the preview prints for a message."""
+    if not isinstance(message, dict):
+        return ""
+    text = content_text(message.get("content"))
+    role = message.get("role")
+    if role == "bashExecution":
+        text += "Ran " + _nullable_text(message.get("command")) + "\n" + _nullable_text(message.get("output"))
+    elif isinstance(role, str) and role in SUMMARY_ROLES:
+        text += _nullable_text(message.get("summary"))
+    return text
+
+
+def latest_user_text(messages: Any) -> str | None:
+    """§8.9 ``latestUserText``: the newest non-blank ``user`` text, untrimmed; ``None`` when none."""
+    if not isinstance(messages, list):
+        return None
+    for message in reversed(messages):
+        if raw_role(message) != "user":
+            continue
+        text = content_text(message.get("content"))
+        if js_trim(text):
+            return text
+    return None

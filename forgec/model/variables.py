@@ -1,0 +1,84 @@
+"""The variable store (compile-core.md §4): turn, session and static scopes.
+
+The store is an explicit value owned by the caller of a compile: the system-prompt compile and the
+message compile share one store, and the caller reads it back afterwards (the ``variables`` section
+of a compile report).  Nothing here is global.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from forgec.js.values import json_stringify
+
+Scope = Literal["turn", "session", "static", "any"]
+
+_MISSING: Any = object()
+
+
+@dataclass(slots=True)
+class VariableStore:
+    """``session`` holds any JSON values; ``turn`` only strings written by macros."""
+
+    session: dict[str, Any] = field(default_factory=dict)
+    turn: dict[str, Any] = field(default_factory=dict)
+    session_dirty: bool = False
+
+    @classmethod
+    def fresh(cls, persisted_session: dict[str, Any] | None) -> VariableStore:
+        """A new turn: empty turn scope, shallow copy of the persisted session (§2 step 1)."""
+        return cls(session=dict(persisted_session or {}), turn={}, session_dirty=False)
+
+    def snapshot(self) -> dict[str, Any]:
+        """``{session, turn, sessionDirty}`` as the compile report prints it (§16.1)."""
+        return {"session": dict(self.session), "turn": dict(self.turn), "sessionDirty": self.session_dirty}
+
+    def set(self, scope: Literal["turn", "session"], name: str, value: str) -> None:
+        if scope == "turn":
+            self.turn[name] = value
+            return
+        current = self.session.get(name, _MISSING)
+        if not (isinstance(current, str) and current == value):
+            self.session[name] = value
+            self.session_dirty = True
+
+    def clear(self, scope: Literal["turn", "session"], name: str) -> None:
+        if scope == "turn":
+            self.turn.pop(name, None)
+        elif name in self.session:
+            del self.session[name]
+            self.session_dirty = True
+
+
+def lookup(
+    name: str, store: VariableStore | None, static: dict[str, Any] | None, scope: Scope = "any"
+) -> Any:
+    """§4.2: turn -> session -> static; returns :data:`MISSING` when no scope has ``name``."""
+    if store is not None:
+        if scope in ("turn", "any") and name in store.turn:
+            return store.turn[name]
+        if scope in ("session", "any") and name in store.session:
+            return store.session[name]
+    if scope in ("static", "any") and isinstance(static, dict) and name in static:
+        return static[name]
+    return MISSING
+
+
+MISSING: Any = _MISSING
+
+
+def to_macro_text(value: Any) -> str:
+    """§4.4 macro text: strings as is, anything else compact ``JSON.stringify``; missing -> ``""``."""
+    if value is MISSING:
+        return ""
+    if isinstance(value, str):
+        return value
+    return json_stringify(value) or ""
+
+
+def to_prompt_text(value: Any) -> str:
+    """§4.4 prompt text (``variables`` slot): strings as is, anything else pretty JSON."""
+    if isinstance(value, str):
+        return value
+    return json_stringify(value, 2) or ""
