@@ -36,7 +36,7 @@ def _round(cases: list[tuple[Path, Path]]) -> float:
 
     start = time.perf_counter()
     for stack, context in cases:
-        compile_report(stack, context)
+        compile_report(stack, context).to_report()
     return time.perf_counter() - start
 
 
@@ -53,7 +53,7 @@ def _hosted_round(cases: list[tuple[Path, Path]]) -> float:
     loaded = [(stack, load_context(context)) for stack, context in cases]
     start = time.perf_counter()
     for stack, context in loaded:
-        compile_report(stack, context)
+        compile_report(stack, context).to_report()
     return time.perf_counter() - start
 
 

@@ -14,10 +14,12 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
+from forgec.errors import OutputError
+
 __all__ = ["ExistingFilesError", "existing", "write_files", "write_output", "write_text_atomic"]
 
 
-class ExistingFilesError(FileExistsError):
+class ExistingFilesError(OutputError, FileExistsError):
     """Raised when files exist and ``overwrite`` was not given; ``paths`` lists them."""
 
     def __init__(self, paths: Sequence[Path]) -> None:

@@ -14,20 +14,33 @@ import hashlib
 import json
 import math
 import re
-from typing import Any, Final
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Final
 
-from forgec.js.values import UNDEFINED, js_number_to_string, json_quote
+from forgec.diagnostics import Diagnostic
+from forgec.errors import EXIT_FAILED, ForgecError
+from forgec.js.values import UNDEFINED, js_number_to_string, json_quote, utf16_key
+from forgec.model import PROFILE_TYPE, THINKING_LEVELS
+
+if TYPE_CHECKING:
+    from forgec.source import SourceDocument
 
 __all__ = [
     "FINGERPRINT_PATTERN",
+    "DocumentFingerprint",
     "FingerprintError",
     "canonical_json",
+    "document_kind",
+    "fingerprint_document",
     "is_fingerprint",
+    "is_profile",
+    "is_runtime",
     "normalize_profile",
     "profile_fingerprint",
     "prompt_runtime_fingerprint",
     "sha256_v1",
     "stack_fingerprint",
+    "wrong_kind",
 ]
 
 #: The shape validator pi-forge applies to every fingerprint it receives.
@@ -35,13 +48,10 @@ FINGERPRINT_PATTERN: Final = re.compile(r"^sha256:v1:[a-f0-9]{64}$")
 FINGERPRINT_SHAPE_MESSAGE: Final = "Expected sha256:v1 followed by 64 lowercase hex characters."
 
 
-class FingerprintError(ValueError):
+class FingerprintError(ForgecError, ValueError):
     """A value canonical JSON cannot represent; the message is the runtime's (§3.1)."""
 
-
-def _utf16_key(key: str) -> bytes:
-    # JavaScript's default sort compares UTF-16 code units; big-endian units sort bytewise the same.
-    return key.encode("utf-16-be", "surrogatepass")
+    exit_code = EXIT_FAILED
 
 
 def _typeof(value: Any) -> str:
@@ -98,7 +108,7 @@ def _canon(value: Any, path: str, ancestors: set[int], out: list[str]) -> None:
             for k, _ in members:
                 if not isinstance(k, str):
                     raise FingerprintError(f"Cannot fingerprint non-plain object at {where}.")
-            members.sort(key=lambda kv: _utf16_key(kv[0]))
+            members.sort(key=lambda kv: utf16_key(kv[0]))
             out.append("{")
             children = ((("," if i else "") + json_quote(k) + ":", f"{where}.{k}", v) for i, (k, v) in enumerate(members))
             stack.append((children, "}", id(container)))
@@ -224,7 +234,6 @@ def is_fingerprint(text: object) -> bool:
     return isinstance(text, str) and FINGERPRINT_PATTERN.match(text) is not None
 
 
-_THINKING_LEVELS: Final = ("off", "minimal", "low", "medium", "high", "xhigh", "max")
 
 
 def normalize_profile(doc: Any, fallback_id: str = "") -> Any:
@@ -255,7 +264,7 @@ def normalize_profile(doc: Any, fallback_id: str = "") -> Any:
         out["model"] = {
             k: js_trim(model[k]) for k in ("provider", "id") if isinstance(model.get(k), str)
         }
-    if doc.get("thinkingLevel") in _THINKING_LEVELS:
+    if doc.get("thinkingLevel") in THINKING_LEVELS:
         out["thinkingLevel"] = doc["thinkingLevel"]
     stack = doc.get("promptStack", UNDEFINED)
     if stack is None:
@@ -268,3 +277,110 @@ def normalize_profile(doc: Any, fallback_id: str = "") -> Any:
 def profile_fingerprint(doc: Any, fallback_id: str = "") -> str:
     """The host's ``profileFingerprint`` of a profile file's parsed JSON."""
     return sha256_v1(normalize_profile(doc, fallback_id))
+
+
+# --- documents: what a file is, and its fingerprint ------------------------------------------------
+
+
+def is_profile(doc: Any) -> bool:
+    """An agent profile (profiles-exec.md §1.2): an object whose ``type`` is the profile type."""
+    return isinstance(doc, dict) and doc.get("type") == PROFILE_TYPE
+
+
+def is_runtime(doc: Any) -> bool:
+    """A prompt runtime (profiles-exec.md §3.5): an object with ``baseSystemPrompt`` and ``options``."""
+    return isinstance(doc, dict) and "baseSystemPrompt" in doc and isinstance(doc.get("options"), dict)
+
+
+def document_kind(doc: Any, fmt: str = "json") -> str:
+    """How ``forgec fingerprint --as auto`` reads a parsed document: ``profile``, ``runtime``,
+    ``stack`` or plain ``json``.  An empty YAML file (``None``) is a stack, as validate reads it."""
+    if doc is None and fmt == "yaml":
+        return "stack"
+    if isinstance(doc, dict):
+        if doc.get("type") == PROFILE_TYPE:
+            return "profile"
+        if "baseSystemPrompt" in doc and "options" in doc:
+            return "runtime"
+        if "items" in doc:
+            return "stack"
+    return "json"
+
+
+_KIND_NAMES = {"stack": "a prompt stack", "profile": "an agent profile", "runtime": "a prompt runtime"}
+
+
+def wrong_kind(doc: Any, fmt: str, wanted: str) -> str | None:
+    """Why ``doc`` cannot be fingerprinted ``--as wanted`` (None when it can)."""
+    if wanted == "profile" and not is_profile(doc):
+        what = f'an agent profile (no "type": "{PROFILE_TYPE}")'
+    elif wanted == "runtime" and not is_runtime(doc):
+        what = "a prompt runtime (an object with baseSystemPrompt and an options object)"
+    else:
+        return None
+    seems = document_kind(doc, fmt)
+    looks = _KIND_NAMES.get(seems)
+    hint = f"; it looks like {looks} (try --as {seems} or --as auto)" if looks else ""
+    return f"not {what}{hint}"
+
+
+@dataclass(frozen=True, slots=True)
+class DocumentFingerprint:
+    """The fingerprint of one document, or why there is none.
+
+    ``digest`` and ``value`` (what was hashed) are set when it could be fingerprinted;
+    ``diagnostics`` are the reader's findings and the refusal, in order; ``exit_code`` is 0, 1
+    (invalid, or a value canonical JSON refuses) or 2 (the file could not be read).
+    """
+
+    digest: str | None
+    value: Any
+    diagnostics: tuple[Diagnostic, ...]
+    exit_code: int
+
+
+def fingerprint_document(document: SourceDocument, kind: str = "auto", *, file_name: str | None = None) -> DocumentFingerprint:
+    """The ``sha256:v1`` digest of a read document as ``kind`` (``auto``, ``json``, ``stack``,
+    ``profile``, ``runtime``), as ``forgec fingerprint`` computes it.
+
+    A stack is hashed in the loader's normalised form (the compile report's
+    ``fingerprints.promptStack``), and refused when the loader reports an error; a profile in its
+    normalised form (the file name's stem is the fallback id); a runtime without its own
+    fingerprint key; anything else as it is.  ``file_name`` is ``None`` for standard input.
+    Never raises.
+    """
+    from forgec.rules import loader as read_codes
+    from forgec.rules import payloads as codes
+
+    found = list(document.diagnostics)
+    if not document.parsed:
+        unreadable = any(d.code == read_codes.FILE_UNREADABLE for d in found)
+        return DocumentFingerprint(None, None, tuple(found), 2 if unreadable else 1)
+    doc = document.data
+    chosen = document_kind(doc, document.format) if kind == "auto" else kind
+    problem = wrong_kind(doc, document.format, chosen) if kind in ("profile", "runtime") else None
+    if problem is not None:
+        found.append(Diagnostic("error", problem, codes.FINGERPRINT_WRONG_KIND, extra=True))
+        return DocumentFingerprint(None, None, tuple(found), 1)
+    value = doc
+    if chosen == "stack":
+        from forgec.codecs.stack import load_stack_data
+        from forgec.source import resolve_spans
+
+        loaded = load_stack_data(doc, file_name or "stack.json", path=document.path)
+        errors = [d for d in loaded.diagnostics if d.level == "error"]
+        if errors:
+            return DocumentFingerprint(None, None, (*found, *resolve_spans(errors, document)), 1)
+        value = loaded.stack
+    elif chosen == "profile":
+        from pathlib import PurePath
+
+        value = normalize_profile(doc, PurePath(file_name).stem if file_name else "")
+    elif chosen == "runtime" and isinstance(doc, dict):
+        value = {k: v for k, v in doc.items() if k != "promptRuntimeFingerprint"}
+    try:
+        digest = sha256_v1(value)
+    except FingerprintError as exc:
+        found.append(Diagnostic("error", str(exc), codes.FINGERPRINT_NON_JSON, extra=True))
+        return DocumentFingerprint(None, None, tuple(found), 1)
+    return DocumentFingerprint(digest, value, tuple(found), 0)

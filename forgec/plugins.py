@@ -26,22 +26,33 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from forgec.diagnostics import Diagnostic
+from forgec.errors import ForgecError
+from forgec.model import BUILTIN_MACRO_NAMES, BUILTIN_SLOT_NAMES
+from forgec.rules import loader as loader_codes
+from forgec.rules import macros as macro_codes
 from forgec.rules.plugins import PLUGIN_LOAD_FAILED, PLUGIN_NOT_INSTALLED, PLUGIN_NOT_TRUSTED
+from forgec.rules.slots import UNSUPPORTED_SLOT
 
 __all__ = [
     "ENTRY_POINT_GROUP",
     "MacroDefinition",
     "PluginError",
+    "PluginSetup",
     "Registry",
     "SlotDefinition",
     "load_plugins",
+    "needs_plugin",
+    "plugins_may_be_installed",
+    "setup_plugins",
 ]
 
 ENTRY_POINT_GROUP = "forgec.plugins"
+_BUILTIN_MACROS = frozenset(BUILTIN_MACRO_NAMES)
+_BUILTIN_SLOTS = frozenset(BUILTIN_SLOT_NAMES)
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9_.-]*")
 
 
-class PluginError(ValueError):
+class PluginError(ForgecError, ValueError):
     """A registration pi-forge would reject; the message is pi-forge's text."""
 
 
@@ -91,10 +102,8 @@ class Registry:
         args: list[dict[str, Any]] | None = None,
     ) -> Callable[[], None]:
         """Add a macro; returns the unregister handle (a no-op once another definition replaced it)."""
-        from forgec.compile.macros.builtins import BUILTIN_MACROS
-
         return self._add(
-            "Macro", self.macros, BUILTIN_MACROS, name,
+            "Macro", self.macros, _BUILTIN_MACROS, name,
             lambda: MacroDefinition(name, render, description, source, list(args or [])),
         )  # fmt: skip
 
@@ -108,10 +117,8 @@ class Registry:
         options: dict[str, Any] | None = None,
     ) -> Callable[[], None]:
         """Add a slot renderer; returns the unregister handle."""
-        from forgec.model.slot_names import BUILTIN_SLOT_NAMES
-
         return self._add(
-            "Slot", self.slots, BUILTIN_SLOT_NAMES, name,
+            "Slot", self.slots, _BUILTIN_SLOTS, name,
             lambda: SlotDefinition(name, render, description, source, dict(options or {})),
         )  # fmt: skip
 
@@ -139,6 +146,10 @@ class Registry:
 
     def macro_names(self) -> list[str]:
         return list(self.macros)
+
+    def supported_slot_names(self) -> list[str]:
+        """Built-in slot names, then the custom ones: the loader's "supported slots" (§12)."""
+        return [*BUILTIN_SLOT_NAMES, *(name for name in self.slots if name not in _BUILTIN_SLOTS)]
 
 
 def _check_name(kind: str, name: Any) -> None:
@@ -210,3 +221,103 @@ def load_plugins(
                 )
             )
     return registry
+
+
+# --- one run's plugin setup --------------------------------------------------------------------------
+
+
+#: what a missing plugin leaves behind: a slot the loader (FG136) or the compile (FG301) does not
+#: know, a macro nothing resolves (FG202), and the macro lint's unknown macros (FG210, FG214)
+_NEEDS_PLUGIN = frozenset(
+    {loader_codes.SLOT_NOT_REGISTERED, UNSUPPORTED_SLOT.code, macro_codes.UNRESOLVED_MACRO,
+     macro_codes.UNKNOWN_MACRO, macro_codes.MISSING_MACRO_PLUGIN}
+)  # fmt: skip
+
+
+def needs_plugin(diagnostics: Iterable[Diagnostic]) -> bool:
+    """Whether any of ``diagnostics`` is what an untrusted or missing plugin would leave behind."""
+    return any(d.code in _NEEDS_PLUGIN for d in diagnostics)
+
+
+@dataclass(slots=True)
+class PluginSetup:
+    """The registry of one run and the diagnostics of filling it.
+
+    The loading diagnostics (FG950 a trusted plugin failed, FG951 an installed plugin is not
+    trusted, FG952 a configured plugin is not installed) are forgec-only (``extra=True``): they never
+    enter a compile report or pi-forge's diagnostic lists, so stacks without plugins report exactly
+    what pi-forge reports.
+    """
+
+    registry: Registry
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    #: whether the installed entry points were listed (only when something is trusted)
+    scanned: bool = True
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        """Plugins that were trusted but could not be loaded (the compile output lacks them)."""
+        return [d for d in self.diagnostics if d.level == "error"]
+
+    def note_untrusted(self, needed: bool) -> None:
+        """When nothing was trusted and a stack lacks a slot or macro, add the FG951 notes.
+
+        Listing entry points costs tens of milliseconds (``importlib.metadata``), too much for every
+        ``forgec validate`` in a pre-commit hook; the note only helps when something is missing,
+        and only when a plugin may be installed at all (:func:`plugins_may_be_installed`).
+        """
+        if self.scanned or not needed or not plugins_may_be_installed():
+            return
+        load_plugins(Registry(), diagnostics=self.diagnostics)  # trusts nothing: imports nothing
+        self.scanned = True
+
+
+def setup_plugins(
+    *, trust_all: bool = False, trusted: Iterable[str] = (), entry_points: Iterable[Any] | None = None
+) -> PluginSetup:
+    """A fresh registry with the trusted plugins loaded.  Never raises: problems are diagnostics.
+
+    With nothing trusted the installed plugins are not even listed (see :meth:`PluginSetup.note_untrusted`).
+    """
+    trusted = tuple(trusted)
+    if not trust_all and not trusted and entry_points is None:
+        return PluginSetup(Registry(), [], scanned=False)
+    diagnostics: list[Diagnostic] = []
+    registry = load_plugins(
+        Registry(), trust_all=trust_all, trusted=trusted, diagnostics=diagnostics, entry_points=entry_points
+    )
+    return PluginSetup(registry, diagnostics)
+
+
+def plugins_may_be_installed() -> bool:
+    """Whether a distribution on ``sys.path`` may declare a ``forgec.plugins`` entry point.
+
+    Listing entry points through ``importlib.metadata`` costs 20-40 ms of a cold ``forgec validate``
+    (its import alone pulls in ``email``, ``zipfile``, ``csv``...); reading the ``entry_points.txt``
+    of each ``*.dist-info``/``*.egg-info`` folder, where that listing looks too, takes about 1 ms.
+    Only a sure "no" skips the listing: a path entry that is not a readable folder (a zip) is a "maybe".
+    """
+    import os
+    import sys
+
+    header = f"[{ENTRY_POINT_GROUP}]"
+    for entry in sys.path:
+        try:
+            names = os.listdir(entry or ".")
+        except (FileNotFoundError, NotADirectoryError):
+            if entry and os.path.isfile(entry):
+                return True  # a zip or egg file: let importlib.metadata look inside
+            continue
+        except OSError:
+            return True
+        for name in names:
+            if name.lower().endswith((".dist-info", ".egg-info")):
+                try:
+                    with open(os.path.join(entry, name, "entry_points.txt"), encoding="utf-8") as handle:
+                        if header in handle.read():
+                            return True
+                except (FileNotFoundError, NotADirectoryError):
+                    continue
+                except (OSError, UnicodeDecodeError):
+                    return True
+    return False

@@ -1,202 +1,312 @@
-"""The compile report: the document a conformance case's ``expected.json`` holds (conformance.md
-*Output*), built the way the reference runner builds it (context-format.md, *How the reference runner
-builds the runtime*).
+"""The compile workflow: load a stack and a context, compile, fingerprint, finalize, build bodies.
 
-It is forgec's stable machine interface (``forgec preview --format json``), so its shape follows the
-corpus exactly: ``validation`` (the loader's view of the file, with the other files of its stack
-folder), ``system``, ``messages``, ``variables`` (the store right after the messages compile,
-§16.1), ``fingerprints`` and, when the context lists ``finalizeMessages``, ``finalize``.
+Every front end that compiles one stack -- ``forgec preview`` and ``compile``, ``forgec snapshot``,
+the pytest plugin, the library API -- goes through these functions, so the same stack, plugins
+and context give the same result everywhere:
+
+* :func:`load_stack` reads a stack as the compile reads it: a file inside a project stack folder
+  together with its folder (duplicate ids and ``validation.otherFiles`` come out as the reference
+  reports them), with the environment's supported slots; a file that cannot be read at all raises
+  :class:`~forgec.errors.InputError` instead of compiling pi-forge's fallback stack;
+* :func:`load_inputs` adds the context (:func:`forgec.codecs.context.load_context`);
+* :func:`compile_inputs` / :func:`compile_report` compile and return a typed :class:`CompileResult`,
+  whose :meth:`~CompileResult.to_report` is the compile report -- the document a conformance case's
+  ``expected.json`` holds (conformance.md *Output*), built the way the reference runner builds it
+  (context-format.md, *How the reference runner builds the runtime*).  It is forgec's stable
+  machine interface (``forgec preview --format json``): ``validation`` (the loader's view of the
+  file, with the other files of its stack folder), ``system``, ``messages``, ``variables`` (the
+  store right after the messages compile, §16.1), ``fingerprints`` and, when the context lists
+  ``finalizeMessages``, ``finalize``; ``payloads`` when asked for.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import os
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from forgec.codecs.context import Context, load_context
-from forgec.codecs.stack import load_stack_data, load_stack_file, load_stack_folder
-from forgec.compile.assemble import compile_prompt
+from forgec.codecs.stack import (
+    LoadedStack,
+    load_stack_bytes,
+    load_stack_data,
+    load_stack_file,
+    load_stack_folder,
+)
+from forgec.compile.assemble import CompiledPrompt, compile_prompt
 from forgec.compile.passes.regex import RegexBudget, finalize_message
-from forgec.diagnostics import Diagnostic
+from forgec.diagnostics import Diagnostic, to_pi_list
+from forgec.errors import InputError
 from forgec.fingerprint import stack_fingerprint
 from forgec.model.variables import VariableStore
+from forgec.rules.loader import FILE_UNREADABLE
+from forgec.workspace import stack_folder_group, stdin_stack_name
 
-__all__ = ["ReportInputs", "compile_report", "load_for_report"]
+if TYPE_CHECKING:
+    from forgec.emit import Prompt
+    from forgec.environment import Environment
 
-#: the names of pi-forge's project stack directories (compile-core.md §10.1), primary first
-_STACK_DIRS = ((".pi", "forge", "prompt-stacks"), (".pi", "prompt-stacks"))
-
-
-def _pi_list(diagnostics: Any) -> list[dict[str, Any]]:
-    out: list[dict[str, Any]] = []
-    for d in diagnostics or ():
-        if isinstance(d, Diagnostic):
-            if not d.extra:
-                out.append(d.to_pi())
-        elif isinstance(d, dict):
-            out.append(d)
-    return out
-
-
-def _stack_folder_group(path: Path) -> list[Path] | None:
-    """The directory group a stack file belongs to, when it sits in a project stack folder."""
-    parent = path.parent
-    for parts in _STACK_DIRS:
-        if tuple(parent.parts[-len(parts) :]) == parts:
-            root = parent
-            for _ in parts:
-                root = root.parent
-            return [root.joinpath(*p) for p in _STACK_DIRS]
-    return None
+__all__ = [
+    "CompileResult",
+    "ReportInputs",
+    "compile_inputs",
+    "compile_report",
+    "load_inputs",
+    "load_stack",
+    "load_stdin_stack",
+]
 
 
-def _same_file(loaded: Any, path: Path) -> bool:
-    for attr in ("path", "file_path"):
-        value = getattr(loaded, attr, None)
-        if value:
-            try:
-                return Path(value).resolve() == path.resolve()
-            except OSError:
-                return False
-    return getattr(loaded, "file_name", None) == path.name
+# --- loading ----------------------------------------------------------------------------------------
 
 
-def _load_path(path: Path, supported_slots: list[str] | None = None) -> tuple[Any, list[Any]]:
+def _same_file(loaded: LoadedStack, path: Path, wanted: str) -> bool:
+    """Whether the group loader's ``loaded`` is the file ``path`` (``wanted`` its text): the path
+    text first, a ``resolve()`` only when the spellings differ (a link, ``..``)."""
+    if loaded.path == wanted:
+        return True
+    try:
+        return Path(loaded.path).resolve() == path.resolve()
+    except OSError:
+        return False
+
+
+def _load_path(path: Path, supported_slots: tuple[str, ...] | None) -> tuple[LoadedStack, list[LoadedStack]]:
     """The loaded main file and the other files of its folder, in the loader's order (§16.15a)."""
+    text = str(path)
     # the substring test spares the common case (a file outside any stack folder) the Path walk
-    group = _stack_folder_group(path) if "prompt-stacks" in str(path) else None
+    group = stack_folder_group(path) if "prompt-stacks" in text else None
     if group is not None:
         # pi-forge lists only ``*.json``; YAML siblings take part only when the main file is YAML
         loaded_all = load_stack_folder(
             group, scope="project", include_yaml=path.suffix != ".json", supported_slots=supported_slots
         )
         for position, loaded in enumerate(loaded_all):
-            if _same_file(loaded, path):
+            if _same_file(loaded, path, text):
                 return loaded, loaded_all[:position] + loaded_all[position + 1 :]
     return load_stack_file(path, supported_slots=supported_slots), []
 
 
-@dataclass(slots=True)
+def _refuse_unreadable(loaded: LoadedStack) -> None:
+    """A stack file that cannot be read at all is an :class:`InputError`, not pi-forge's fallback stack."""
+    for diagnostic in loaded.diagnostics:
+        if diagnostic.code == FILE_UNREADABLE:
+            raise InputError(f"{loaded.path}: {diagnostic.message}", path=loaded.path, diagnostics=[diagnostic])
+
+
+def _slots(env: Environment | None) -> tuple[str, ...] | None:
+    return env.supported_slots if env is not None else None
+
+
+@dataclass(frozen=True, slots=True)
 class ReportInputs:
-    """What a compile report is built from: the loaded stack, its folder siblings and the context."""
+    """What a compile is built from: the loaded stack, its folder siblings and the context."""
 
-    loaded: Any  # forgec.codecs.stack.LoadedStack
-    others: list[Any]
-    context: Any  # forgec.codecs.context.Context
+    loaded: LoadedStack
+    others: tuple[LoadedStack, ...]
+    context: Context
 
 
-def load_for_report(stack: Any, context: Any = None, *, registry: Any = None) -> ReportInputs:
-    """Load a stack (path, raw data or a ``LoadedStack``) and a context (path, dict, ``Context`` or None).
-
-    A ``Context`` that is already loaded is used as it is — a host that compiles many turns against one
-    snapshot validates it once.  ``registry``'s custom slots count as supported when the stack is
-    validated (§12).
-    """
-    slots: list[str] | None = None
-    if registry is not None:
-        from forgec.compile.slots import supported_slot_names
-
-        slots = supported_slot_names(registry)
-    others: list[Any] = []
-    if isinstance(stack, (str, Path)):
-        loaded, others = _load_path(stack if isinstance(stack, Path) else Path(stack), slots)
-    elif isinstance(stack, (dict, list)) or not hasattr(stack, "stack"):
-        loaded = load_stack_data(stack, "stack.json", supported_slots=slots)
+def _load_with_folder(stack: Any, env: Environment | None) -> tuple[LoadedStack, list[LoadedStack]]:
+    """The loaded stack and the other files of its project stack folder (empty outside one)."""
+    slots = _slots(env)
+    if isinstance(stack, LoadedStack):
+        return stack, []
+    if isinstance(stack, (str, os.PathLike)):
+        loaded, others = _load_path(Path(stack), slots)
     else:
-        loaded = stack
-    return ReportInputs(loaded, others, context if isinstance(context, Context) else load_context(context))
+        loaded, others = load_stack_data(stack, "stack.json", supported_slots=slots), []
+    _refuse_unreadable(loaded)
+    return loaded, others
 
 
-def _validation(loaded: Any, others: list[Any]) -> dict[str, Any]:
-    section: dict[str, Any] = {
-        "file": loaded.file_name,
-        "stackId": loaded.stack_id,
-        "usable": bool(loaded.usable),
-        "diagnostics": _pi_list(loaded.diagnostics),
-        "stack": loaded.stack,
-    }
-    if others:
-        section["otherFiles"] = [
-            {"file": o.file_name, "stackId": o.stack_id, "diagnostics": _pi_list(o.diagnostics)} for o in others
-        ]
-    return section
+def load_stack(stack: str | os.PathLike[str] | Any, *, env: Environment | None = None) -> LoadedStack:
+    """Load ``stack`` as a compile reads it: a file path, raw stack data (a parsed value), or a
+    ``LoadedStack`` (returned as it is).
+
+    A file inside a project stack folder is checked together with its folder (a duplicate id in
+    another file is an error of this one, as pi-forge reports it).  Raises :class:`InputError`
+    when a stack *file* cannot be read (missing, a folder, no permission); a file that is read but
+    does not parse is a stack with loader diagnostics (``loaded.usable`` is False).
+    """
+    return _load_with_folder(stack, env)[0]
 
 
-def _fingerprints(stack: Any) -> dict[str, Any] | None:
+def load_stdin_stack(raw: bytes, stdin_filename: str | None, *, env: Environment | None = None) -> LoadedStack:
+    """A stack read from standard input, named ``--stdin-filename`` (default ``stdin.json``).
+
+    Decoded as pi-forge's ``readFile(path, "utf8")`` decodes a file; the name gives the fallback
+    id, JSON vs YAML and the name shown in output (``-`` without one).
+    """
+    return load_stack_bytes(
+        raw, stdin_stack_name(stdin_filename), path=stdin_filename or "-", supported_slots=_slots(env)
+    )
+
+
+def load_inputs(stack: Any, context: Any = None, *, env: Environment | None = None) -> ReportInputs:
+    """Load a stack (see :func:`load_stack`) and a context (path, data, ``Context`` or None).
+
+    A ``Context`` that is already loaded is used as it is -- a host that compiles many turns against
+    one snapshot validates it once.  ``None`` is the built-in sample context.  Raises
+    :class:`InputError` (a :class:`~forgec.codecs.context.ContextError` for the context) for input
+    that cannot be used.
+    """
+    loaded, others = _load_with_folder(stack, env)
+    ctx = context if isinstance(context, Context) else load_context(context)
+    return ReportInputs(loaded, tuple(others), ctx)
+
+
+# --- the result -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class CompileResult:
+    """One compile: the inputs, the compiled prompt, and what the report adds to it.
+
+    :meth:`to_report` is the JSON document; the attributes are the typed parts (``prompt`` is the
+    compiler's :class:`~forgec.compile.assemble.CompiledPrompt`, whose diagnostics keep their codes
+    and pointers, which the report's pi-forge-shaped lists leave out).
+    """
+
+    inputs: ReportInputs
+    prompt: CompiledPrompt
+    #: the variable store right after the messages compile (``{session, turn, sessionDirty}``)
+    variables: dict[str, Any]
+    #: ``{"promptStack": sha256:v1…}``, or ``None`` when the stack holds a value canonical JSON refuses
+    fingerprints: dict[str, str] | None
+    #: ``[{message, diagnostics}]`` for the context's ``finalizeMessages``, or ``None``
+    finalize: list[dict[str, Any]] | None = None
+    #: the provider request bodies of the four reference models, when asked for
+    payloads: dict[str, Any] | None = field(default=None)
+
+    @property
+    def loaded(self) -> LoadedStack:
+        return self.inputs.loaded
+
+    @property
+    def context(self) -> Context:
+        return self.inputs.context
+
+    @property
+    def system_prompt(self) -> str:
+        return self.prompt.system.prompt
+
+    @property
+    def messages(self) -> list[Any]:
+        return self.prompt.messages.messages
+
+    @property
+    def diagnostics(self) -> list[Diagnostic]:
+        """The compile's own diagnostics: the system prompt's, then the messages' (codes, pointers)."""
+        return [*self.prompt.system.diagnostics, *self.prompt.messages.diagnostics]
+
+    def request_prompt(self, *, thinking_level: str | None = None, session_id: str | None = None) -> Prompt:
+        """What the host hands pi-ai for this compile: the prompt, the context's tools and level."""
+        from forgec.emit import Prompt
+
+        return Prompt.for_context(
+            self.system_prompt, self.messages, self.context, thinking_level=thinking_level, session_id=session_id
+        )
+
+    def validation(self) -> dict[str, Any]:
+        """The report's ``validation`` section: the loader's view, with the folder's other files."""
+        section = self.loaded.validation()
+        if self.inputs.others:
+            section["otherFiles"] = [
+                {"file": o.file_name, "stackId": o.stack_id, "diagnostics": to_pi_list(o.diagnostics)}
+                for o in self.inputs.others
+            ]
+        return section
+
+    def to_report(self) -> dict[str, Any]:
+        """The compile report (see the module docstring); a new document on every call."""
+        compiled = self.prompt
+        doc: dict[str, Any] = {
+            "validation": self.validation(),
+            "system": {"prompt": compiled.system.prompt, "diagnostics": to_pi_list(compiled.system.diagnostics)},
+            "messages": {
+                "messages": compiled.messages.messages,
+                "sources": compiled.messages.sources,
+                "diagnostics": to_pi_list(compiled.messages.diagnostics),
+            },
+            "variables": self.variables,
+        }
+        if self.fingerprints is not None:
+            doc["fingerprints"] = self.fingerprints
+        if self.finalize is not None:
+            doc["finalize"] = self.finalize
+        if self.payloads is not None:
+            doc["payloads"] = self.payloads
+        return doc
+
+
+# --- compiling --------------------------------------------------------------------------------------
+
+
+def _fingerprints(stack: dict[str, Any]) -> dict[str, str] | None:
+    from forgec.fingerprint import FingerprintError
+
     try:
         return {"promptStack": stack_fingerprint(stack)}
-    except (TypeError, ValueError, RecursionError):
+    except (FingerprintError, ValueError, TypeError, RecursionError):
         return None
+
+
+def compile_inputs(
+    inputs: ReportInputs,
+    *,
+    env: Environment | None = None,
+    finalize: bool | None = None,
+    payloads: bool = False,
+) -> CompileResult:
+    """Compile already loaded inputs.
+
+    ``finalize``: None adds the finalize section when the context has ``finalizeMessages``;
+    True/False force it on/off.  ``payloads=True`` adds the provider request bodies of the four
+    reference models (:func:`forgec.emit.build_payloads`).  ``env`` supplies the trusted plugins'
+    custom macros and slots.
+    """
+    loaded, ctx = inputs.loaded, inputs.context
+    normalised = loaded.stack
+    store = VariableStore.fresh(ctx.session_variables)
+    budget = RegexBudget()  # one regex time budget for the compile and its finalize section
+    registry = env.registry if env is not None else None
+    compiled = compile_prompt(normalised, ctx.runtime(), store, registry=registry, regex_budget=budget)
+    finalized: list[dict[str, Any]] | None = None
+    finalize_messages = ctx.finalize_messages
+    if finalize is True or (finalize is None and finalize_messages is not None):
+        finalized = []
+        for message in finalize_messages or []:
+            replaced, diagnostics = finalize_message(normalised, message, budget)
+            finalized.append({"message": replaced, "diagnostics": to_pi_list(diagnostics)})
+    result = CompileResult(inputs, compiled, store.snapshot(), _fingerprints(normalised), finalized)
+    if not payloads:
+        return result
+    from forgec.emit import build_payloads  # provider bodies: imported only when asked for
+
+    models = env.catalog if env is not None and env.models_file is not None else None
+    section = build_payloads(result.request_prompt(), models=models)
+    return CompileResult(inputs, compiled, result.variables, result.fingerprints, finalized, section)
 
 
 def compile_report(
     stack: Any,
     context: Any = None,
     *,
+    env: Environment | None = None,
     finalize: bool | None = None,
     payloads: bool = False,
-    registry: Any = None,
-) -> dict[str, Any]:
-    """The compile report of ``stack`` under ``context`` (without ``payloads`` unless asked).
+) -> CompileResult:
+    """Compile ``stack`` under ``context``; ``.to_report()`` is the compile report.
 
     ``stack``: a file path (a file inside ``.pi/forge/prompt-stacks/`` is loaded together with its
-    folder, so duplicate ids and ``validation.otherFiles`` come out as the reference reports them),
-    raw stack data, or a ``LoadedStack``.  ``context``: a context file path, its data, a loaded
-    ``Context`` (used as it is), or None for the built-in sample context.  ``finalize``: None adds
-    the section when the context has ``finalizeMessages``; True/False force it on/off.
-    ``payloads=True`` adds the provider request bodies of the four reference models
-    (:func:`forgec.emit.report_payloads`).  ``registry``: the custom macros and slots of trusted
-    plugins (:mod:`forgec.plugins`), used by both the loader (supported slots) and the compiler.
+    folder), raw stack data, a ``LoadedStack``, or :class:`ReportInputs`.  ``context``: a context
+    file path, its data, a loaded ``Context`` (used as it is), or None for the built-in sample
+    context.  ``env``: the run's :class:`~forgec.environment.Environment` (trusted plugins);
+    ``finalize`` and ``payloads`` as for :func:`compile_inputs`.
+
+    Raises :class:`InputError` for a stack file that cannot be read and a context that is refused.
     """
-    inputs = stack if isinstance(stack, ReportInputs) else load_for_report(stack, context, registry=registry)
-    return build_report(inputs, finalize=finalize, payloads=payloads, registry=registry)
-
-
-def build_report(
-    inputs: ReportInputs,
-    *,
-    finalize: bool | None = None,
-    payloads: bool = False,
-    registry: Any = None,
-    diagnostics_out: list[Diagnostic] | None = None,
-) -> dict[str, Any]:
-    """The report for already loaded inputs (the preview command keeps the loaded objects).
-
-    ``diagnostics_out`` receives the compile's :class:`Diagnostic` objects (system, then messages),
-    with their codes and pointers, which the report's pi-forge-shaped lists leave out.
-    """
-    loaded, ctx = inputs.loaded, inputs.context
-    normalised = loaded.stack
-    runtime = ctx.runtime()
-    store = VariableStore.fresh(ctx.session_variables)
-    budget = RegexBudget()  # one regex time budget for the compile and its finalize section
-    compiled = compile_prompt(normalised, runtime, store, registry=registry, regex_budget=budget)
-    if diagnostics_out is not None:
-        for part in (compiled.system.diagnostics, compiled.messages.diagnostics):
-            diagnostics_out.extend(d for d in part or () if isinstance(d, Diagnostic))
-    doc: dict[str, Any] = {
-        "validation": _validation(loaded, inputs.others),
-        "system": {"prompt": compiled.system.prompt, "diagnostics": _pi_list(compiled.system.diagnostics)},
-        "messages": {
-            "messages": compiled.messages.messages,
-            "sources": compiled.messages.sources,
-            "diagnostics": _pi_list(compiled.messages.diagnostics),
-        },
-        "variables": store.snapshot(),
-    }
-    fingerprints = _fingerprints(normalised)
-    if fingerprints is not None:
-        doc["fingerprints"] = fingerprints
-    finalize_messages = getattr(ctx, "finalize_messages", None)
-    if finalize is True or (finalize is None and finalize_messages is not None):
-        entries = []
-        for message in finalize_messages or []:
-            replaced, diagnostics = finalize_message(normalised, message, budget)
-            entries.append({"message": replaced, "diagnostics": _pi_list(diagnostics)})
-        doc["finalize"] = entries
-    if payloads:
-        from forgec.emit import report_payloads  # provider bodies: imported only when asked for
-
-        doc["payloads"] = report_payloads(doc, ctx)
-    return doc
+    inputs = stack if isinstance(stack, ReportInputs) else load_inputs(stack, context, env=env)
+    return compile_inputs(inputs, env=env, finalize=finalize, payloads=payloads)

@@ -1,4 +1,7 @@
-"""``[tool.forgec]`` in ``pyproject.toml``: which rules run, at which severity.
+"""forgec's own settings, ``[tool.forgec]`` in ``pyproject.toml``: which rules run, at which severity.
+
+Not to be confused with pi-forge's *forge config* (``.pi/forge/config.json``, the delegation policy
+and the editor port), which is an input forgec reads and checks like a stack.
 
 The shape follows ruff, because users already know it::
 
@@ -29,26 +32,25 @@ from pathlib import Path
 from typing import Any
 
 from forgec.diagnostics import LEVELS
+from forgec.errors import SettingsError
 
 __all__ = [
-    "Config",
-    "ConfigError",
     "RuleSelection",
+    "Settings",
+    "SettingsError",
     "find_pyproject",
-    "load_config",
-    "load_config_file",
+    "load_settings",
+    "load_settings_file",
     "parse_selector_list",
 ]
 
 _PREFIX = re.compile(r"^FG\d{0,3}$")
 
 
-class ConfigError(Exception):
-    """A configuration or selector problem: a usage error (exit code 2), never a diagnostic."""
 
 
 @dataclass(frozen=True, slots=True)
-class Config:
+class Settings:
     """The parsed ``[tool.forgec]`` table (``path`` is the file it came from, ``None`` without one)."""
 
     select: tuple[str, ...] | None = None
@@ -90,18 +92,18 @@ def _read_table(path: Path) -> dict[str, Any] | None:
     try:
         raw = path.read_bytes()
     except OSError as exc:
-        raise ConfigError(f"{path}: cannot read pyproject.toml: {exc.strerror or exc}") from exc
+        raise SettingsError(f"{path}: cannot read pyproject.toml: {exc.strerror or exc}") from exc
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         reason = f"not UTF-8 (byte 0x{raw[exc.start]:02x} at offset {exc.start})"
-        raise ConfigError(f"{path}: invalid pyproject.toml: {reason}") from exc
+        raise SettingsError(f"{path}: invalid pyproject.toml: {reason}") from exc
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: invalid pyproject.toml: {exc}") from exc
+        raise SettingsError(f"{path}: invalid pyproject.toml: {exc}") from exc
     except RecursionError as exc:  # absurdly nested arrays or inline tables
-        raise ConfigError(f"{path}: invalid pyproject.toml: nested too deeply") from exc
+        raise SettingsError(f"{path}: invalid pyproject.toml: nested too deeply") from exc
     tool = data.get("tool")
     if not isinstance(tool, dict):
         return None
@@ -109,23 +111,23 @@ def _read_table(path: Path) -> dict[str, Any] | None:
     if table is None:
         return None
     if not isinstance(table, dict):
-        raise ConfigError(f"{path}: [tool.forgec] must be a table")
+        raise SettingsError(f"{path}: [tool.forgec] must be a table")
     return table
 
 
-def load_config(start: Path | None = None) -> Config:
+def load_settings(start: Path | None = None) -> Settings:
     """Read ``[tool.forgec]`` from the nearest ``pyproject.toml`` above ``start`` (default: cwd)."""
     path = find_pyproject(start if start is not None else Path.cwd())
     if path is None:
-        return Config()
+        return Settings()
     table = _read_table(path) or {}
     return parse_table(table, path)
 
 
-def load_config_file(path: Path) -> Config:
+def load_settings_file(path: Path) -> Settings:
     """Read ``[tool.forgec]`` from this file (``--config``); a file without the table is empty config."""
     if not path.is_file():
-        raise ConfigError(f"{path}: no such configuration file")
+        raise SettingsError(f"{path}: no such configuration file")
     table = _read_table(path)
     return parse_table(table or {}, path)
 
@@ -133,17 +135,17 @@ def load_config_file(path: Path) -> Config:
 _KNOWN_KEYS = {"select", "extend-select", "ignore", "severity", "strict", "plugins"}
 
 
-def parse_table(table: dict[str, Any], path: Path | None = None) -> Config:
-    """Check and convert a ``[tool.forgec]`` table; every problem is a :class:`ConfigError`."""
+def parse_table(table: dict[str, Any], path: Path | None = None) -> Settings:
+    """Check and convert a ``[tool.forgec]`` table; every problem is a :class:`SettingsError`."""
     where = f"{path}: [tool.forgec]" if path else "[tool.forgec]"
     unknown = sorted(set(table) - _KNOWN_KEYS)
     if unknown:
-        raise ConfigError(f"{where}: unknown key {unknown[0]!r} (known: {', '.join(sorted(_KNOWN_KEYS))})")
+        raise SettingsError(f"{where}: unknown key {unknown[0]!r} (known: {', '.join(sorted(_KNOWN_KEYS))})")
 
     def str_list(key: str) -> tuple[str, ...]:
         value = table.get(key, [])
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            raise ConfigError(f"{where}: {key} must be a list of strings")
+            raise SettingsError(f"{where}: {key} must be a list of strings")
         return tuple(value)
 
     def selector_list(key: str) -> tuple[str, ...]:
@@ -151,7 +153,7 @@ def parse_table(table: dict[str, Any], path: Path | None = None) -> Config:
         # turn every rule off (select) or do nothing while looking configured: refuse it
         value = str_list(key)
         if key in table and not any(v.strip() for v in value):
-            raise ConfigError(f"{where}: {key} is empty; {_EMPTY_HINT}")
+            raise SettingsError(f"{where}: {key} is empty; {_EMPTY_HINT}")
         return tuple(v for v in value if v.strip())
 
     select = selector_list("select") if "select" in table else None
@@ -160,19 +162,19 @@ def parse_table(table: dict[str, Any], path: Path | None = None) -> Config:
     plugins = str_list("plugins")
     strict = table.get("strict", False)
     if not isinstance(strict, bool):
-        raise ConfigError(f"{where}: strict must be true or false")
+        raise SettingsError(f"{where}: strict must be true or false")
     severity_raw = table.get("severity", {})
     if not isinstance(severity_raw, dict):
-        raise ConfigError(f"{where}: severity must be a table like {{ FG135 = \"warning\" }}")
+        raise SettingsError(f"{where}: severity must be a table like {{ FG135 = \"warning\" }}")
     severity: dict[str, str] = {}
     for key, level in severity_raw.items():
         if level not in LEVELS:
-            raise ConfigError(f"{where}: severity for {key} must be one of {', '.join(LEVELS)}, not {level!r}")
+            raise SettingsError(f"{where}: severity for {key} must be one of {', '.join(LEVELS)}, not {level!r}")
         severity[key] = level
     # fail early, with the file named, on selectors that match no rule
     for selector in (*(select or ()), *extend_select, *ignore, *severity):
         _check_selector(selector, where)
-    return Config(select, extend_select, ignore, severity, strict, plugins, path)
+    return Settings(select, extend_select, ignore, severity, strict, plugins, path)
 
 
 _EMPTY_HINT = (
@@ -185,14 +187,14 @@ def parse_selector_list(text: str | None, option: str = "command line") -> tuple
     """``"FG101, slot-not-registered,FG2"`` -> the selectors, each checked (for ``--select/--ignore``).
 
     ``None`` (the option was not given) is ``()``.  An empty list (``--select ""``, often an unset
-    CI variable) is a :class:`ConfigError`: taken literally it would select no rule at all and
+    CI variable) is a :class:`SettingsError`: taken literally it would select no rule at all and
     report success without checking anything.
     """
     if text is None:
         return ()
     selectors = tuple(part.strip() for part in text.split(",") if part.strip())
     if not selectors:
-        raise ConfigError(f"{option}: empty rule selector list; {_EMPTY_HINT}")
+        raise SettingsError(f"{option}: empty rule selector list; {_EMPTY_HINT}")
     for selector in selectors:
         _check_selector(selector, "command line")
     return selectors
@@ -201,7 +203,7 @@ def parse_selector_list(text: str | None, option: str = "command line") -> tuple
 def _check_selector(selector: str, where: str) -> None:
     specificity = _specificity(selector)
     if specificity < 0:
-        raise ConfigError(
+        raise SettingsError(
             f"{where}: unknown rule selector {selector!r}: use a code (FG101), a rule name "
             "(duplicate-item-id), a code prefix (FG1) or ALL; `forgec rule` lists the rules"
         )
@@ -212,7 +214,7 @@ def _check_selector(selector: str, where: str) -> None:
 
         prefix = selector.strip().upper()
         if not any(rule.code.startswith(prefix) for rule in all_rules()):
-            raise ConfigError(
+            raise SettingsError(
                 f"{where}: rule selector {selector!r} matches no rule; `forgec rule` lists the rules"
             )
 
@@ -261,7 +263,7 @@ def _best(selectors: Iterable[str], code: str) -> int:
 class RuleSelection:
     """The effective rule set and severities: the config layer, then the command-line layer."""
 
-    config: Config = field(default_factory=Config)
+    settings: Settings = field(default_factory=Settings)
     cli_select: tuple[str, ...] | None = None
     cli_ignore: tuple[str, ...] = ()
     cli_extend_select: tuple[str, ...] = ()
@@ -270,7 +272,7 @@ class RuleSelection:
         """Whether findings of ``code`` are reported."""
         on = True  # default: every rule
         layers = (
-            (self.config.select, self.config.extend_select, self.config.ignore),
+            (self.settings.select, self.settings.extend_select, self.settings.ignore),
             (self.cli_select, self.cli_extend_select, self.cli_ignore),
         )
         for select, extend, ignore in layers:
@@ -287,7 +289,7 @@ class RuleSelection:
     def level(self, code: str, level: str) -> str:
         """The severity to report for ``code`` (``level`` unless ``severity`` re-levels it)."""
         best, chosen = -1, level
-        for selector, new_level in self.config.severity.items():
+        for selector, new_level in self.settings.severity.items():
             if _matches(selector, code):
                 spec = _specificity(selector)
                 if spec > best:

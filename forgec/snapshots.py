@@ -12,9 +12,15 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from forgec.errors import InputError
 from forgec.output.golden import diff_golden, render_golden
+
+if TYPE_CHECKING:
+    from forgec.diagnostics import Diagnostic
+    from forgec.environment import Environment
+    from forgec.report import CompileResult
 
 GOLDEN_DIR = "__golden__"
 GOLDEN_SUFFIX = ".prompt.md"
@@ -27,43 +33,24 @@ def compile_for_snapshot(
     *,
     target: str | None = None,
     model: str | None = None,
-    registry: Any = None,
+    env: Environment | None = None,
     require_usable: bool = False,
 ) -> Any:
     """The compile report of ``stack`` (or its request body for ``target``), ready to snapshot.
 
-    ``registry``: custom macros and slots of trusted plugins (:mod:`forgec.plugins`).
+    ``env``: the run's environment (trusted plugins' custom macros and slots).
     ``require_usable``: raise :class:`SnapshotError` for a missing stack file or one with loader
     errors, instead of snapshotting pi-forge's fallback stack (a typo in a test path must not give a
     green test that checks nothing).
     """
-    from forgec.codecs.catalog import API_ORDER
-    from forgec.codecs.context import load_context
-    from forgec.report import compile_report
-
-    if target is not None and target not in API_ORDER:
-        raise SnapshotError(f"unknown target {target!r}; choose one of {', '.join(API_ORDER)}")
-    if require_usable and not Path(stack).is_file():
-        raise SnapshotError(f"{stack}: no such stack file")
-    ctx = load_context(context)  # once: the report and the request body's tools both read it
-    report = compile_report(stack, ctx, registry=registry)
-    if require_usable and (report.get("validation") or {}).get("usable") is False:
-        errors = [d["message"] for d in report["validation"].get("diagnostics", []) if d.get("level") == "error"]
-        raise SnapshotError(f"{stack}: the stack has loader errors: " + "; ".join(errors))
+    result = _compile(stack, context, target=target, env=env, require_usable=require_usable)
     if target is None:
-        return report
+        return result.to_report()
     from forgec.codecs.catalog import CatalogError, default_catalog
     from forgec.emit import PayloadError, emit_body
 
     try:
-        return emit_body(
-            target,
-            report["system"]["prompt"],
-            report["messages"]["messages"],
-            ctx.tools,
-            ctx.thinking_level,
-            model,
-        )
+        return emit_body(target, result.request_prompt(), model)
     except PayloadError as exc:
         raise SnapshotError(f"{stack}: pi-ai would fail to build the {target} request: {exc}") from None
     except CatalogError as exc:  # an unknown ``model`` (or one of another API): a test's typo
@@ -71,12 +58,29 @@ def compile_for_snapshot(
         raise SnapshotError(f"{exc}{known}") from None
 
 
+def _compile(
+    stack: Path, context: Path | None, *, target: str | None, env: Environment | None, require_usable: bool
+) -> CompileResult:
+    from forgec.model import API_ORDER
+    from forgec.report import compile_report
+
+    if target is not None and target not in API_ORDER:
+        raise SnapshotError(f"unknown target {target!r}; choose one of {', '.join(API_ORDER)}")
+    if require_usable and not Path(stack).is_file():
+        raise SnapshotError(f"{stack}: no such stack file")
+    result = compile_report(stack, context, env=env)
+    if require_usable and not result.loaded.usable:
+        errors = [d.message for d in result.loaded.diagnostics if d.level == "error"]
+        raise SnapshotError(f"{stack}: the stack has loader errors: " + "; ".join(errors))
+    return result
+
+
 def golden_path(stack: Path) -> Path:
     """Where the golden file of ``stack`` lives."""
     return stack.parent / GOLDEN_DIR / (stack.name + GOLDEN_SUFFIX)
 
 
-class SnapshotError(Exception):
+class SnapshotError(InputError):
     """A golden file or its inputs cannot be used; the message is for the user."""
 
 
@@ -86,14 +90,14 @@ class SnapshotResult:
 
     ``status`` is ``same``, ``changed``, ``missing``, ``written`` or ``unusable`` (the loader reported
     errors: a golden file of a broken stack would only freeze the breakage, so none is compared or
-    written; ``errors`` lists them).
+    written; ``errors`` lists them, each with its position in the stack file).
     """
 
     stack: Path
     golden: Path
     status: str
     diff: list[str] = field(default_factory=list)
-    errors: list[str] = field(default_factory=list)
+    errors: list[Diagnostic] = field(default_factory=list)
     context: Path | None = None
     #: the rendered golden text (what ``update`` writes)
     text: str = field(default="", repr=False)
@@ -128,22 +132,23 @@ def recorded_context(golden: Path, text: str | None) -> Path | None:
     return path
 
 
-def _render(stack: Path, context: Path | None, golden: Path, registry: Any) -> tuple[str, list[str]]:
+def _render(stack: Path, context: Path | None, golden: Path, env: Environment | None) -> tuple[str, list[Diagnostic]]:
     """The golden text of one stack, and the loader's errors (empty when the stack is usable)."""
-    report = compile_for_snapshot(stack, context, registry=registry)
-    validation = report.get("validation") or {}
-    if validation.get("usable") is False:
-        errors = [d["message"] for d in validation.get("diagnostics", []) if d.get("level") == "error"]
-        return "", errors
+    from forgec.source import resolve_spans
+
+    result = _compile(stack, context, target=None, env=env, require_usable=False)
+    if not result.loaded.usable:
+        errors = [d for d in result.loaded.diagnostics if d.level == "error"]
+        return "", resolve_spans(errors, result.loaded.document)
     notes: list[str] = []
     if context is not None:
         relative = os.path.relpath(context.resolve(), golden.parent.resolve()).replace(os.sep, "/")
         notes.append(f"context: {relative}")
     title = stack.name + (f" with {context.name}" if context else " with the built-in sample context")
-    return render_golden(report, title=title, notes=notes), []
+    return render_golden(result.to_report(), title=title, notes=notes), []
 
 
-def check(stack: Path, context: Path | None = None, *, registry: Any = None) -> SnapshotResult:
+def check(stack: Path, context: Path | None = None, *, env: Environment | None = None) -> SnapshotResult:
     """Compare a stack's compile output with its golden file.
 
     Without ``context``, the context the golden file records is used (so ``check`` compiles with
@@ -152,7 +157,7 @@ def check(stack: Path, context: Path | None = None, *, registry: Any = None) -> 
     golden = golden_path(stack)
     expected = _read_golden(golden)
     context = context or recorded_context(golden, expected)
-    actual, errors = _render(stack, context, golden, registry)
+    actual, errors = _render(stack, context, golden, env)
     if errors:
         return SnapshotResult(stack, golden, "unusable", errors=errors, context=context)
     if expected is None:
@@ -162,9 +167,9 @@ def check(stack: Path, context: Path | None = None, *, registry: Any = None) -> 
     return SnapshotResult(stack, golden, "changed", diff_golden(expected, actual), context=context, text=actual)
 
 
-def update(stack: Path, context: Path | None = None, *, registry: Any = None) -> SnapshotResult:
+def update(stack: Path, context: Path | None = None, *, env: Environment | None = None) -> SnapshotResult:
     """Write (atomically) the golden file when it is missing or different."""
-    result = check(stack, context, registry=registry)
+    result = check(stack, context, env=env)
     if result.status not in ("missing", "changed"):
         return result
     text = result.text

@@ -1,38 +1,200 @@
-"""Which files ``forgec validate`` checks: project discovery (compile-core §10.1) and PATH arguments.
+"""Where pi-forge's files live, how a folder is listed, and which files a command reads.
 
-The rules, chosen so that a file is always checked the way pi-forge would load it:
+One module owns the ``.pi/forge`` layout, so that no command, codec or workflow spells a storage
+path itself:
 
-* no PATH: the current project's stacks, exactly as pi-forge lists them -- ``.pi/forge/prompt-stacks``
-  then legacy ``.pi/prompt-stacks``, a file of the same name in the new folder shadowing the legacy
-  one -- loaded together so cross-file duplicate ids are reported as pi-forge reports them;
-* a file: checked.  If it sits in a project stack folder, the whole project group is loaded (for the
-  duplicate-id check) but only that file is reported;
-* a folder that is a project root (it has ``.pi/forge/prompt-stacks`` or ``.pi/prompt-stacks``): that
-  project's stacks, as with no PATH;
-* any other folder: its ``*.json``, ``*.yaml`` and ``*.yml`` files, **not recursively** (pi-forge reads
-  one folder level; recursing would pick up ``package.json`` and friends), loaded as one group;
-* ``-``: a stack read from standard input (``--stdin-filename`` names it);
-* a path that does not exist or cannot be read is a usage error (exit code 2), and so is a folder
-  (or, with no PATH, a current folder) in which nothing is found: a typo'd path in CI must not pass
-  as "0 files checked".
+* **Layout** (compile-core.md §10.1, profiles-exec.md §1.1, §2.1): project stacks in
+  ``.pi/forge/prompt-stacks`` (primary) and ``.pi/prompt-stacks`` (legacy), profiles in
+  ``.pi/forge/agent-profiles``, the forge config ``.pi/forge/config.json``, import reports in
+  ``.pi/forge/import-reports``; the user-global forge folder is ``$PI_FORGE_GLOBAL_DIR`` or
+  ``~/.pi/forge``.
+* **Listing** (§10.1, §0.10): :func:`list_resource_files` is pi-forge's listing of a group of
+  folders -- names by suffix, sorted by UTF-16 code units, an earlier folder's name shadowing a later
+  one's -- used for stacks and profiles alike.
+* **PATH discovery** for ``forgec validate`` and ``forgec snapshot``: :func:`expand_paths`.  The
+  rules, chosen so that a file is always checked the way pi-forge would load it:
+
+  - no PATH: the current project's stacks, exactly as pi-forge lists them -- ``.pi/forge/prompt-stacks``
+    then legacy ``.pi/prompt-stacks``, a file of the same name in the new folder shadowing the legacy
+    one -- loaded together so cross-file duplicate ids are reported as pi-forge reports them;
+  - a file: checked.  If it sits in a project stack folder, the whole project group is loaded (for the
+    duplicate-id check) but only that file is reported;
+  - a folder that is a project root (it has ``.pi/forge/prompt-stacks`` or ``.pi/prompt-stacks``): that
+    project's stacks, as with no PATH;
+  - any other folder: its ``*.json``, ``*.yaml`` and ``*.yml`` files, **not recursively** (pi-forge reads
+    one folder level; recursing would pick up ``package.json`` and friends), loaded as one group;
+  - ``-``: a stack read from standard input (``--stdin-filename`` names it);
+  - a path that does not exist or cannot be read is a usage error (exit code 2), and so is a folder
+    (or, with no PATH, a current folder) in which nothing is found: a typo'd path in CI must not pass
+    as "0 files checked".
+* **Small path rules** every front end needs: where ``pyproject.toml`` lookup starts for an argument,
+  the name a stack read from standard input is loaded as.
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from forgec.js.values import utf16_key
+
 __all__ = [
+    "GLOBAL_DIR_VARIABLE",
     "STACK_SUFFIXES",
+    "STDIN_STACK_NAME",
     "DiscoveryResult",
     "Target",
+    "config_start",
     "expand_paths",
+    "global_forge_dir",
+    "import_report_paths",
+    "list_folder_files",
+    "list_resource_files",
+    "may_exist",
     "project_root_of",
     "project_stack_dirs",
+    "stack_folder_group",
+    "stdin_stack_name",
 ]
 
+#: The suffixes forgec reads as stacks (pi-forge lists ``.json`` only; YAML is forgec's addition).
 STACK_SUFFIXES = (".json", ".yaml", ".yml")
+#: The environment variable that moves the user-global forge folder (pi-forge's test/dev override).
+GLOBAL_DIR_VARIABLE = "PI_FORGE_GLOBAL_DIR"
+
+#: Project stack folders relative to the project root, primary first (§10.1).
+_PROJECT_STACK_DIRS = ((".pi", "forge", "prompt-stacks"), (".pi", "prompt-stacks"))
+_FORGE_DIR = (".pi", "forge")
+_IMPORT_REPORTS = "import-reports"
+#: The name of a stack read from standard input without ``--stdin-filename``.
+STDIN_STACK_NAME = "stdin.json"
+
+
+# --- layout -----------------------------------------------------------------------------------------
+
+
+def project_stack_dirs(root: Path) -> tuple[Path, Path]:
+    """The project's stack folders in priority order: primary, then legacy."""
+    return root.joinpath(*_PROJECT_STACK_DIRS[0]), root.joinpath(*_PROJECT_STACK_DIRS[1])
+
+
+def global_forge_dir(environ: Mapping[str, str] | None = None) -> Path:
+    """The user-global forge folder: ``$PI_FORGE_GLOBAL_DIR`` if set, else ``~/.pi/forge``."""
+    env = os.environ if environ is None else environ
+    value = env.get(GLOBAL_DIR_VARIABLE)
+    return Path(value) if value else Path.home().joinpath(*_FORGE_DIR)
+
+
+def import_report_paths(root: Path, stack_id: str) -> tuple[Path, Path, Path]:
+    """Where ``import-silly`` writes for ``stack_id`` under project ``root``: the stack, the
+    Markdown report and forgec's fidelity report."""
+    forge = root.joinpath(*_FORGE_DIR)
+    report = forge / _IMPORT_REPORTS / f"{stack_id}.md"
+    return project_stack_dirs(root)[0] / f"{stack_id}.json", report, report.with_name(f"{stack_id}.fidelity.json")
+
+
+def project_root_of(folder: Path) -> Path | None:
+    """The project root when ``folder`` is one of its stack folders, else ``None``."""
+    folder = folder.resolve()
+    if folder.name != "prompt-stacks":
+        return None
+    parent = folder.parent
+    if parent.name == "forge" and parent.parent.name == ".pi":
+        return parent.parent.parent
+    if parent.name == ".pi":
+        return parent.parent
+    return None
+
+
+def stack_folder_group(path: Path) -> list[Path] | None:
+    """The project folder group a stack file belongs to (both stack folders), when it sits in one.
+
+    Lexical (no ``resolve()``): the compile of one file asks this for every call.
+    """
+    parent = path.parent
+    for parts in _PROJECT_STACK_DIRS:
+        if tuple(parent.parts[-len(parts) :]) == parts:
+            root = parent
+            for _ in parts:
+                root = root.parent
+            return list(project_stack_dirs(root))
+    return None
+
+
+# --- listing ----------------------------------------------------------------------------------------
+
+
+def list_resource_files(
+    directories: Iterable[str | os.PathLike[str]], suffixes: tuple[str, ...] = (".json",)
+) -> list[Path]:
+    """pi-forge's listing of one group of folders (§10.1; profiles §1.1).
+
+    Per folder, in order (a missing or unreadable one is skipped): the entry names ending in one
+    of ``suffixes`` (case-sensitive), sorted by UTF-16 code units; a name an earlier folder of the
+    group already supplied is skipped (a primary file shadows a legacy file of the same name).
+    Entries are not checked to be files: pi-forge reads a folder named ``x.json`` as a file and
+    reports the read error, so the loader sees it too.
+    """
+    seen: set[str] = set()
+    files: list[Path] = []
+    for directory in directories:
+        try:
+            names = os.listdir(directory)
+        except OSError:
+            continue
+        for name in sorted((n for n in names if n.endswith(suffixes)), key=utf16_key):
+            if name in seen:
+                continue
+            seen.add(name)
+            files.append(Path(directory) / name)
+    return files
+
+
+def list_folder_files(folder: str | os.PathLike[str], suffixes: tuple[str, ...] = STACK_SUFFIXES) -> list[Path]:
+    """The regular files of one folder whose names end in ``suffixes``, in UTF-16 order.
+
+    What a folder argument stands for (``forgec validate DIR``, ``forgec fingerprint DIR``): unlike
+    :func:`list_resource_files`, sub-folders are left out.  Raises ``OSError`` when the folder
+    cannot be listed.
+    """
+    names = [entry.name for entry in os.scandir(folder) if entry.name.endswith(suffixes) and entry.is_file()]
+    names.sort(key=utf16_key)
+    return [Path(folder) / name for name in names]
+
+
+# --- small path rules -------------------------------------------------------------------------------
+
+
+def may_exist(path: Path) -> bool:
+    """``path.exists()``, but True when the answer is "permission denied" (a file in a folder we may
+    not search): it is there, and the command that opens it reports the problem with its name."""
+    try:
+        return path.exists()
+    except OSError:
+        return True
+
+
+def config_start(paths: Iterable[str | os.PathLike[str]], stdin_filename: str | None = None) -> Path:
+    """Where to look for ``pyproject.toml``: the first PATH (``-`` skipped), else the stdin file
+    name, else the current folder.  A name that does not exist yet (a ``--stdin-filename``) starts
+    at its nearest existing folder."""
+    first = next((os.fspath(p) for p in paths if os.fspath(p) != "-"), None) or stdin_filename
+    if first is None:
+        return Path.cwd()
+    path = Path(first)
+    while not may_exist(path) and path != path.parent:
+        path = path.parent
+    return path if str(path) else Path.cwd()
+
+
+def stdin_stack_name(stdin_filename: str | None) -> str:
+    """The file name a stack read from standard input is loaded as (JSON unless it ends in .yaml/.yml)."""
+    return os.path.basename(stdin_filename) if stdin_filename else STDIN_STACK_NAME
+
+
+# --- PATH discovery ---------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,24 +222,6 @@ class DiscoveryResult:
     errors: list[str]
 
 
-def project_stack_dirs(root: Path) -> tuple[Path, Path]:
-    """The project's stack folders in priority order: primary, then legacy."""
-    return root / ".pi" / "forge" / "prompt-stacks", root / ".pi" / "prompt-stacks"
-
-
-def project_root_of(folder: Path) -> Path | None:
-    """The project root when ``folder`` is one of its stack folders, else ``None``."""
-    folder = folder.resolve()
-    if folder.name != "prompt-stacks":
-        return None
-    parent = folder.parent
-    if parent.name == "forge" and parent.parent.name == ".pi":
-        return parent.parent.parent
-    if parent.name == ".pi":
-        return parent.parent
-    return None
-
-
 _PATTERNS = ", ".join(f"*{suffix}" for suffix in STACK_SUFFIXES)
 
 
@@ -86,7 +230,7 @@ def _group_has_stacks(group: tuple[Path, ...]) -> bool:
     the loader reports them)."""
     for folder in group:
         try:
-            if folder.is_dir() and _list_stack_files(folder):
+            if folder.is_dir() and list_folder_files(folder):
                 return True
         except OSError:
             return True
@@ -95,17 +239,6 @@ def _group_has_stacks(group: tuple[Path, ...]) -> bool:
 
 def _is_project_root(folder: Path) -> bool:
     return any(d.is_dir() for d in project_stack_dirs(folder))
-
-
-def _list_stack_files(folder: Path) -> list[Path]:
-    """A folder's stack files, sorted the way pi-forge sorts names (UTF-16 code units, §0.10)."""
-    names = [
-        entry.name
-        for entry in os.scandir(folder)
-        if entry.name.endswith(STACK_SUFFIXES) and entry.is_file()
-    ]
-    names.sort(key=lambda name: name.encode("utf-16-be", "surrogatepass"))
-    return [folder / name for name in names]
 
 
 def _display(arg: str, base: Path, file: Path) -> str:
@@ -176,10 +309,10 @@ def _expand_folder(arg: str, folder: Path) -> list[Target]:
     if root is not None:
         # a project stack folder itself: every file in it, each loaded with its project group
         group = project_stack_dirs(root)
-        return [Target(_display(arg, folder, f), f, group) for f in _list_stack_files(folder)]
+        return [Target(_display(arg, folder, f), f, group) for f in list_folder_files(folder)]
     if _is_project_root(folder):
         if not _group_has_stacks(project_stack_dirs(folder)):
             return []
         return [Target(display=arg, group=project_stack_dirs(folder), display_base=(arg, folder))]
     group = (folder,)
-    return [Target(_display(arg, folder, f), f, group) for f in _list_stack_files(folder)]
+    return [Target(_display(arg, folder, f), f, group) for f in list_folder_files(folder)]

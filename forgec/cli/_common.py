@@ -1,8 +1,10 @@
-"""Small helpers shared by forgec's commands: the no-traceback guard, error messages, ``--out``
-files, colour detection and the load-and-compile step of the commands that take one STACK.
+"""What every command shares: the no-traceback guard, error messages, ``--out`` files, colour,
+diagnostic lines on standard error, and the ``--trust-plugins`` option.
 
 Every usage or I/O problem a command reports (not click's own usage errors) has one shape,
 ``forgec <command>: error: <message>``, so scripts and people can tell which command complained.
+Library errors arrive as :class:`~forgec.errors.ForgecError`, which carries its exit code; the
+guard maps the whole family in one place, and anything else is a bug (``internal error``).
 """
 
 from __future__ import annotations
@@ -10,12 +12,16 @@ from __future__ import annotations
 import functools
 import os
 import sys
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
+
+from forgec.errors import ForgecError
+
+if TYPE_CHECKING:
+    from forgec.diagnostics import Diagnostic
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -24,12 +30,21 @@ REPORT_HINT = (
     "(set FORGEC_DEBUG=1 to see the traceback)."
 )
 
+TRUST_HELP = (
+    "Load every installed forgec plugin (entry-point group forgec.plugins): their custom macros "
+    "and slots. Plugins run code; without this flag only those named in [tool.forgec] plugins load."
+)
+
 
 def no_traceback(fn: F) -> F:
-    """Turn an unexpected exception into ``forgec: internal error: …`` and exit code 2.
+    """Map what a command raises to a message and an exit code; never a traceback.
 
-    Users never see a traceback (spec: "No command prints a traceback for bad input"); developers
-    get it back with ``FORGEC_DEBUG=1``.  click's own exceptions (usage errors, ``Exit``) pass through.
+    A :class:`ForgecError` prints ``forgec <command>: error: <message>`` and exits with its
+    ``exit_code`` (a command that wants the error's positioned diagnostics printed too catches it
+    first, as the STACK commands do for a refused context).  Anything else is a bug:
+    ``forgec: internal error: …`` and exit code 2 (spec: "No command prints a traceback for bad
+    input"); developers get the traceback back with ``FORGEC_DEBUG=1``.  click's own exceptions
+    (usage errors, ``Exit``) pass through.
     """
 
     @functools.wraps(fn)
@@ -45,7 +60,10 @@ def no_traceback(fn: F) -> F:
             devnull = os.open(os.devnull, os.O_WRONLY)
             os.dup2(devnull, sys.stdout.fileno())
             sys.exit(1)
-        except Exception as exc:
+        except ForgecError as exc:
+            error(str(exc))
+            sys.exit(exc.exit_code)
+        except Exception as exc:  # a bug: reported as one, never disguised as a usage problem
             if os.environ.get("FORGEC_DEBUG"):
                 raise
             click.echo(f"{prog()}: internal error: {type(exc).__name__}: {exc}", err=True)
@@ -85,6 +103,34 @@ def fail(message: str) -> NoReturn:
     """A usage problem that is not about the command line's syntax: message and exit code 2."""
     error(message)
     sys.exit(2)
+
+
+def echo_diagnostics(path: str, diagnostics: Iterable[Diagnostic]) -> None:
+    """Each diagnostic as ``path:line:col: FGnnn [level] message`` on standard error, exactly as
+    ``forgec validate --format concise`` prints it (an editor can jump to each)."""
+    from forgec.diagnostics.findings import Finding
+    from forgec.output.concise import format_finding
+
+    for diagnostic in diagnostics:
+        click.echo(format_finding(path, Finding(diagnostic, diagnostic.level)), err=True)
+
+
+def echo_notes(diagnostics: Iterable[Diagnostic], command: str, *, quiet: bool = False) -> None:
+    """Findings about the run rather than a place in a file -- plugin loading (FG950-FG952), a
+    provider body's clamps (FG80x) -- as ``forgec <command>: <level>: <message> [FGnnn]`` on
+    standard error (``quiet`` drops ``info``)."""
+    from forgec.output import escape_controls
+
+    for diagnostic in diagnostics:
+        if quiet and diagnostic.level == "info":
+            continue
+        message = escape_controls(diagnostic.message)
+        click.echo(f"{command}: {diagnostic.level}: {message} [{diagnostic.code}]", err=True)
+
+
+def trust_plugins_option(func: F) -> F:
+    """The ``--trust-plugins`` flag, with one help text for every command."""
+    return click.option("--trust-plugins", "trust_plugins", is_flag=True, help=TRUST_HELP)(func)  # type: ignore[return-value]
 
 
 def reject_empty_paths(paths: tuple[str, ...] | list[str]) -> None:
@@ -137,11 +183,6 @@ def _same_file(a: Path, b: Path) -> bool:
         return False
 
 
-def stdin_stack_name(stdin_filename: str | None) -> str:
-    """The file name a stack read from standard input is loaded as (JSON unless it ends in .yaml/.yml)."""
-    return os.path.basename(stdin_filename) if stdin_filename else "stdin.json"
-
-
 def stdin_hint() -> None:
     """Say so on standard error when ``-`` would read from a terminal.
 
@@ -153,47 +194,13 @@ def stdin_hint() -> None:
                    "(cat stack.json | forgec …)", err=True)
 
 
-def load_stdin_stack(stdin_filename: str | None, registry: Any = None) -> Any:
-    """A :class:`forgec.codecs.stack.LoadedStack` read from standard input, as ``validate -`` reads it.
-
-    Bytes are decoded as pi-forge's ``readFile(path, "utf8")`` does (invalid UTF-8 becomes U+FFFD);
-    the name (``--stdin-filename``, default ``stdin.json``) gives the fallback id and JSON vs YAML.
-    """
-    from forgec.codecs.stack import load_stack_data
-
-    slots = None
-    if registry is not None:
-        from forgec.compile.slots import supported_slot_names
-
-        slots = supported_slot_names(registry)
+def read_stdin() -> bytes:
+    """Standard input's bytes, after :func:`stdin_hint`; an unreadable stream is exit 2."""
     stdin_hint()
     try:
-        raw = sys.stdin.buffer.read()
+        return sys.stdin.buffer.read()
     except OSError as exc:
         fail(f"cannot read standard input: {exc.strerror or exc}")
-    display = stdin_filename or "-"
-    text = raw.decode("utf-8", errors="replace")
-    return load_stack_data(text, stdin_stack_name(stdin_filename), scope="project", path=display,
-                           supported_slots=slots)
-
-
-def config_start(stack: Path, stdin_filename: str | None) -> Path:
-    """Where to look for ``pyproject.toml`` for a STACK argument (``-``: the stdin name's folder)."""
-    if str(stack) != "-":
-        return stack
-    path = Path(stdin_filename) if stdin_filename else Path.cwd()
-    while not may_exist(path) and path != path.parent:
-        path = path.parent
-    return path if str(path) else Path.cwd()
-
-
-def may_exist(path: Path) -> bool:
-    """``path.exists()``, but True when the answer is "permission denied" (a file in a folder we may
-    not search): it is there, and the command that opens it reports the problem with its name."""
-    try:
-        return path.exists()
-    except OSError:
-        return True
 
 
 def use_color(flag: bool | None) -> bool:
@@ -207,118 +214,3 @@ def use_color(flag: bool | None) -> bool:
         return True
     isatty = getattr(sys.stdout, "isatty", None)
     return bool(isatty and isatty())
-
-
-def echo_load_errors(loaded: Any, display: str) -> tuple[bool, bool]:
-    """Print the loader's error diagnostics of a stack as concise lines on standard error.
-
-    ``path:line:col: FG001 [error] message``, exactly as ``forgec validate --format concise``
-    prints them.  Returns ``(has_errors, parsed)``: whether the loader reported an error (pi-forge
-    would not use the stack) and whether the file parsed at all (when not, everything compiled
-    from it is pi-forge's fallback stack, not the user's).
-    """
-    from forgec.lint import Finding
-    from forgec.output.concise import format_finding
-    from forgec.source import resolve_spans
-
-    errors = [d for d in getattr(loaded, "diagnostics", ()) if d.level == "error"]
-    document = getattr(loaded, "document", None)
-    parsed = document is not None and bool(getattr(document, "parsed", False))
-    resolve_spans(errors, document)
-    for diagnostic in errors:
-        click.echo(format_finding(display, Finding(diagnostic, diagnostic.level)), err=True)
-    return bool(errors), parsed
-
-
-def echo_context_errors(exc: Any) -> NoReturn:
-    """Report a refused context file (:class:`forgec.codecs.context.ContextError`) and exit 2.
-
-    Every problem is one concise line on standard error, ``ctx.json:3:14: FG011 [error] message``
-    (the shape :func:`echo_load_errors` prints for a stack), so all of them can be fixed in one
-    edit; a last ``forgec <command>: error:`` line names the file.
-    """
-    from forgec.lint import Finding
-    from forgec.output.concise import format_finding
-
-    display = exc.path or "<context>"
-    problems = list(getattr(exc, "problems", None) or ())
-    if not problems:  # pragma: no cover - every ContextError carries at least its own problem
-        fail(str(exc))
-    for diagnostic in problems:
-        click.echo(format_finding(display, Finding(diagnostic, diagnostic.level)), err=True)
-    count = f"{len(problems)} problem" + ("" if len(problems) == 1 else "s")
-    fail(f"the context file {display} cannot be used ({count})")
-
-
-@dataclass(frozen=True, slots=True)
-class CompiledStack:
-    """What :func:`compile_stack_argument` hands back to its command."""
-
-    inputs: Any  #: :class:`forgec.report.ReportInputs`: the loaded stack (``.loaded``) and context
-    report: dict[str, Any]  #: the compile report
-    plugins: Any  #: :class:`forgec.cli._plugins.PluginSetup` of this run (``.errors`` for the exit code)
-    display: str  #: the stack's name in messages: its path, or the ``--stdin-filename`` (``-``)
-    from_stdin: bool  #: STACK was ``-``: there is no stack file to protect from ``--out``
-
-
-def stack_and_context(context_help: str) -> Callable[[F], F]:
-    """The ``STACK`` argument (a file, or ``-`` for standard input) and ``--context FILE`` option.
-
-    Declared once so that ``forgec preview`` and ``forgec compile`` accept the same inputs (what
-    :func:`compile_stack_argument` reads); only the ``--context`` help text is the command's own.
-    """
-
-    def decorate(fn: F) -> F:
-        fn = click.option(
-            "--context",
-            "context_path",
-            type=click.Path(exists=True, dir_okay=False, path_type=Path),
-            help=context_help,
-        )(fn)
-        return click.argument(  # type: ignore[return-value]
-            "stack", type=click.Path(exists=True, dir_okay=False, allow_dash=True, path_type=Path)
-        )(fn)
-
-    return decorate
-
-
-def compile_stack_argument(
-    stack: Path,
-    context_path: Path | None,
-    *,
-    stdin_filename: str | None,
-    trust_plugins: bool,
-    command: str,
-    payloads: bool = False,
-    diagnostics_out: list[Any] | None = None,
-) -> CompiledStack:
-    """Load STACK (a path or ``-``) and ``--context``, set up the plugins and build the compile report.
-
-    ``forgec preview`` and ``forgec compile`` read their input the same way, and a difference
-    would be a bug (the same stack, plugins or stdin name giving another report): this one step is
-    the contract both follow.  A stack or context the readers refuse ends the command (exit 2,
-    after the plugin diagnostics, a refused context's findings one per line) and never shows a
-    traceback.  ``command`` (``forgec preview``) prefixes the plugin diagnostics; ``payloads``
-    and ``diagnostics_out`` are passed to :func:`forgec.report.build_report`.
-    """
-    from forgec.cli._plugins import echo_plugin_diagnostics, plugin_setup_for, report_needs_plugin
-    from forgec.codecs.context import ContextError
-    from forgec.report import build_report, load_for_report
-
-    from_stdin = str(stack) == "-"
-    if stdin_filename is not None and not from_stdin:
-        raise click.UsageError("--stdin-filename needs STACK '-' (the stack is read from standard input)")
-    display = (stdin_filename or "-") if from_stdin else str(stack)
-    plugins = plugin_setup_for(config_start(stack, stdin_filename), trust_plugins)
-    try:
-        source: Any = load_stdin_stack(stdin_filename, plugins.registry) if from_stdin else stack
-        inputs = load_for_report(source, context_path, registry=plugins.registry)
-        report = build_report(inputs, payloads=payloads, registry=plugins.registry, diagnostics_out=diagnostics_out)
-    except Exception as exc:  # a context or stack the readers refuse: report it, never a traceback
-        echo_plugin_diagnostics(plugins, command)
-        if isinstance(exc, ContextError):
-            echo_context_errors(exc)
-        fail(str(exc))
-    plugins.note_untrusted(report_needs_plugin(report))
-    echo_plugin_diagnostics(plugins, command)
-    return CompiledStack(inputs, report, plugins, display, from_stdin)

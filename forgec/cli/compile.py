@@ -9,22 +9,26 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from forgec.cli._common import (
-    compile_stack_argument,
-    echo_load_errors,
+    echo_diagnostics,
+    echo_notes,
     fail,
     no_traceback,
-    stack_and_context,
+    trust_plugins_option,
     write_out,
 )
-from forgec.cli._plugins import trust_plugins_option
+from forgec.cli._stack import compile_stack_argument, echo_load_errors, stack_and_context, stack_environment
+from forgec.model import API_ORDER, THINKING_LEVELS
 from forgec.output import escape_controls
 
-_TARGETS = ("anthropic-messages", "google-generative-ai", "openai-completions", "openai-responses")
+if TYPE_CHECKING:
+    from forgec.codecs.catalog import Catalog
+    from forgec.diagnostics import Diagnostic
+    from forgec.report import CompileResult
 
 _EPILOG = """\b
 Examples:
@@ -59,15 +63,9 @@ Custom macros and slots come from trusted plugins: --trust-plugins, or
 [tool.forgec] plugins = ["name"] in pyproject.toml; a trusted plugin that fails to
 load is printed on stderr and the stack compiles without it."""
 
-def _echo_diagnostics(diagnostics: list[Any]) -> None:
-    for diagnostic in diagnostics:
-        message = escape_controls(diagnostic.message)
-        click.echo(f"forgec compile: {diagnostic.level}: {message} [{diagnostic.code}]", err=True)
-
-
-def _unknown_model(catalog: Any, key: str, message: str) -> str:
+def _unknown_model(catalog: Catalog, key: str, message: str) -> str:
     """``Unknown model: x`` plus the models the catalog knows, so the user can pick one."""
-    known = sorted(getattr(catalog, "models", {}) or {})
+    known = sorted(catalog.models)
     if not known or key in known:
         return message
     return f"{message}; known models: {', '.join(known)}"
@@ -77,7 +75,7 @@ def _unknown_model(catalog: Any, key: str, message: str) -> str:
 @stack_and_context("Context file (JSON or YAML); default: the built-in sample context.")
 @click.option(
     "--target",
-    type=click.Choice([*_TARGETS, "all"]),
+    type=click.Choice([*API_ORDER, "all"]),
     help="Provider API of the body. Default: the API of --model (required without --model).",
 )
 @click.option("--model", "model_key", metavar="PROVIDER/ID", help="Catalog model; default: the target's reference model.")
@@ -87,7 +85,7 @@ def _unknown_model(catalog: Any, key: str, message: str) -> str:
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
     help="A model catalog (schemas/model-catalog.schema.json) merged over the bundled one.",
 )
-@click.option("--thinking", "thinking", type=click.Choice(["off", "minimal", "low", "medium", "high", "xhigh", "max"]),
+@click.option("--thinking", "thinking", type=click.Choice(THINKING_LEVELS),
               help="Thinking level; default: the context's thinkingLevel (else off).")
 @click.option("--session-id", default=None, metavar="ID",
               help="Pi session id (OpenAI Responses prompt_cache_key); default 01950000-0000-7000-8000-000000000000.")
@@ -117,14 +115,12 @@ def compile_command(
     trust_plugins: bool = False,
 ) -> None:
     """Compile STACK and print the provider request body Pi would send (no network access)."""
-    from forgec.codecs.catalog import CatalogError, default_catalog, load_catalog
-    from forgec.emit import DEFAULT_SESSION_ID, build_payloads, compile_payload, report_payloads
+    from forgec.codecs.catalog import CatalogError
+    from forgec.emit import build_payloads, build_request
     from forgec.js.values import json_stringify
 
-    try:
-        catalog = load_catalog(models_file) if models_file is not None else default_catalog()
-    except CatalogError as exc:
-        fail(str(exc))
+    env = stack_environment(stack, stdin_filename, trust_plugins, models_file=models_file)
+    catalog = env.catalog
     try:
         model = catalog.get(model_key) if model_key is not None else None
     except CatalogError as exc:
@@ -136,49 +132,30 @@ def compile_command(
     if model is not None and target not in ("all", model.api):
         fail(f"model {model.key} uses the {model.api} API, not {target}")
 
-    compile_diagnostics: list[Any] = []
-    run = compile_stack_argument(
-        stack, context_path, stdin_filename=stdin_filename, trust_plugins=trust_plugins,
-        command="forgec compile", diagnostics_out=compile_diagnostics,
-    )
-    inputs, doc, display, from_stdin = run.inputs, run.report, run.display, run.from_stdin
+    run = compile_stack_argument(env, stack, context_path, stdin_filename=stdin_filename, command="forgec compile")
+    result, display = run.result, run.display
     # pi-forge would not use a stack with loader errors; one that did not even parse compiles as
     # the fallback stack, whose body would look plausible and mean nothing: print none
-    load_failed, parsed = echo_load_errors(inputs.loaded, display)
+    load_failed, parsed = echo_load_errors(result.loaded, display)
     if load_failed and not parsed:
         click.echo(f"forgec compile: error: {escape_controls(display)} could not be parsed; "
                    "no request body printed", err=True)
         sys.exit(1)
-    compile_failed = _echo_compile_diagnostics(compile_diagnostics, inputs.loaded, display, verbose=verbose)
-    ctx = inputs.context
-    sid = session_id or DEFAULT_SESSION_ID
-
+    compile_failed = _echo_compile_diagnostics(result, display, verbose=verbose)
+    prompt = result.request_prompt(thinking_level=thinking, session_id=session_id)
+    value: Any
     if target == "all":
-        if thinking is None and session_id is None:
-            section = report_payloads(doc, ctx, models=catalog)
-        else:
-            data = getattr(ctx, "data", {})
-            section = build_payloads(
-                doc["system"]["prompt"], doc["messages"]["messages"], data.get("tools"),
-                thinking or data.get("thinkingLevel"), models=catalog, session_id=sid,
-            )
+        section = build_payloads(prompt, models=catalog)
         failed = any("error" in entry for entry in section.values())
         # the outer document by API name; each body keeps pi-ai's own key order (as one target does)
-        value: Any = {api: section[api] for api in sorted(section)}
-        text = (json_stringify(value, 2) or "") + "\n"
+        value = {api: section[api] for api in sorted(section)}
     else:
-        data = getattr(ctx, "data", {})
-        result = compile_payload(
-            target, doc["system"]["prompt"], doc["messages"]["messages"], data.get("tools"),
-            thinking or data.get("thinkingLevel"), model, catalog=catalog, session_id=sid,
-        )
-        _echo_diagnostics(result.diagnostics)
-        if result.error is not None:
+        body = build_request(target, prompt, model, catalog=catalog)
+        echo_notes(body.diagnostics, "forgec compile")
+        if body.error is not None:
             sys.exit(1)
-        failed = False
-        value = result.body
-        text = (json_stringify(value, 2) or "") + "\n"
-
+        failed, value = False, body.body
+    text = (json_stringify(value, 2) or "") + "\n"
     if redact:
         from forgec.emit.redact import capture_payload
 
@@ -192,11 +169,11 @@ def compile_command(
     if out is None:
         click.echo(text, nl=False)
     else:
-        write_out(out, text, overwrite=overwrite, inputs=(None if from_stdin else stack, context_path, models_file))
+        write_out(out, text, overwrite=overwrite, inputs=(None if run.from_stdin else stack, context_path, models_file))
     sys.exit(1 if failed or load_failed or compile_failed else 0)
 
 
-def _echo_compile_diagnostics(diagnostics: list[Any], loaded: Any, display: str, *, verbose: bool) -> bool:
+def _echo_compile_diagnostics(result: CompileResult, display: str, *, verbose: bool) -> bool:
     """The compile's own diagnostics (system, then messages) as concise lines on standard error.
 
     Errors always (pi-forge shows them in its preview, and ``forgec preview`` fails on them);
@@ -205,18 +182,15 @@ def _echo_compile_diagnostics(diagnostics: list[Any], loaded: Any, display: str,
     the messages, so the same finding often comes twice: it is printed once.  Returns whether
     there was an error.
     """
-    from forgec.lint import Finding
-    from forgec.output.concise import format_finding
     from forgec.source import resolve_spans
 
-    shown, seen = [], set()
-    for d in diagnostics:
+    shown: list[Diagnostic] = []
+    seen = set()
+    for d in result.diagnostics:
         key = (d.level, d.code, d.message, d.item_id, repr(d.pointer), d.offset, d.length)
         if d.extra or (not verbose and d.level != "error") or key in seen:
             continue
         seen.add(key)
         shown.append(d)
-    resolve_spans(shown, getattr(loaded, "document", None))
-    for diagnostic in shown:
-        click.echo(format_finding(display, Finding(diagnostic, diagnostic.level)), err=True)
+    echo_diagnostics(display, resolve_spans(shown, result.loaded.document))
     return any(d.level == "error" for d in shown)

@@ -13,14 +13,8 @@ from typing import Any
 
 import click
 
-from forgec.cli._common import (
-    compile_stack_argument,
-    echo_load_errors,
-    no_traceback,
-    stack_and_context,
-    use_color,
-)
-from forgec.cli._plugins import trust_plugins_option
+from forgec.cli._common import no_traceback, trust_plugins_option, use_color
+from forgec.cli._stack import compile_stack_argument, echo_load_errors, stack_and_context, stack_environment
 
 
 @click.command("preview")
@@ -74,16 +68,16 @@ def preview(
     from forgec.output.preview import preview_diagnostics, render_markdown, render_rich, render_text
     from forgec.output.textsafe import escape_controls
 
+    env = stack_environment(stack, stdin_filename, trust_plugins)
     run = compile_stack_argument(
-        stack, context_path, stdin_filename=stdin_filename, trust_plugins=trust_plugins,
-        command="forgec preview", payloads=(fmt == "json"),
+        env, stack, context_path, stdin_filename=stdin_filename, command="forgec preview", payloads=(fmt == "json")
     )
-    inputs, report, plugins, display = run.inputs, run.report, run.plugins, run.display
-    document = inputs.loaded.document
+    loaded, report, display = run.result.loaded, run.result.to_report(), run.display
+    document = loaded.document
     if document is not None and not document.parsed:
         # the parse error first and alone: a full preview of the fallback stack would look as if
         # the user's stack had compiled
-        echo_load_errors(inputs.loaded, display)
+        echo_load_errors(loaded, display)
         click.echo(
             f"forgec preview: error: {escape_controls(display)} could not be parsed; pi-forge would use its "
             "fallback stack" + ("" if fmt == "json" else ", so no preview is shown"),
@@ -94,7 +88,7 @@ def preview(
         sys.exit(1)
     # the loader's errors with their file:line:col on stderr (as compile prints them): the preview's
     # own Diagnostics section is pi-forge's, which has no positions
-    echo_load_errors(inputs.loaded, display)
+    echo_load_errors(loaded, display)
     if fmt == "json":
         click.echo(dumps_report(report), nl=False)
     elif fmt == "markdown":
@@ -106,7 +100,7 @@ def preview(
     else:
         # pi-forge's text, with control characters from the stack made visible (not executed)
         click.echo(escape_controls(render_text(report), keep_newlines=True))
-    has_error = bool(plugins.errors) or any(d.get("level") == "error" for d in preview_diagnostics(report))
+    has_error = bool(run.env.plugins.errors) or any(d.get("level") == "error" for d in preview_diagnostics(report))
     sys.exit(1 if has_error else 0)
 
 

@@ -4,11 +4,23 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from forgec.cli._common import error, fail, no_traceback, prog, reject_empty_paths
-from forgec.cli._plugins import PluginSetup, echo_plugin_diagnostics, plugin_setup_for, trust_plugins_option
+from forgec.cli._common import (
+    echo_diagnostics,
+    echo_notes,
+    error,
+    fail,
+    no_traceback,
+    prog,
+    reject_empty_paths,
+    trust_plugins_option,
+)
+
+if TYPE_CHECKING:
+    from forgec.environment import Environment
 
 EPILOG = """\b
 Examples:
@@ -44,8 +56,7 @@ def _shown(path: Path) -> str:
 
 def _stacks(paths: tuple[str, ...]) -> list[Path]:
     """The stack files named by PATH arguments, found the way ``forgec validate`` finds them."""
-    from forgec.codecs.stack import list_stack_files
-    from forgec.workspace import expand_paths
+    from forgec.workspace import STACK_SUFFIXES, expand_paths, list_resource_files
 
     found = expand_paths(list(paths))
     if found.errors:
@@ -59,7 +70,7 @@ def _stacks(paths: tuple[str, ...]) -> list[Path]:
         if target.path is not None:
             stacks.append(target.path)
         elif target.group is not None:
-            stacks.extend(list_stack_files(target.group))
+            stacks.extend(list_resource_files(target.group, STACK_SUFFIXES))
     if not stacks:
         fail("no stack files found (give a path, or run inside a Pi project)")
     return stacks
@@ -83,45 +94,47 @@ def _common(func):  # type: ignore[no-untyped-def]
     return func
 
 
-def _plugins(paths: tuple[str, ...], trust_plugins: bool) -> PluginSetup:
-    """The registry for this run; configuration is looked up from the first PATH (else the cwd)."""
-    setup = plugin_setup_for(Path(paths[0]) if paths else Path.cwd(), trust_plugins)
-    echo_plugin_diagnostics(setup, prog())
-    if setup.errors:
+def _environment(paths: tuple[str, ...], trust_plugins: bool) -> Environment:
+    """The run's environment; configuration is looked up from the first PATH (else the cwd)."""
+    from forgec.environment import Environment
+
+    env = Environment.discover(Path(paths[0]) if paths else Path.cwd(), trust_plugins=trust_plugins)
+    echo_notes(env.plugin_diagnostics, prog())
+    if env.plugins.errors:
         # a golden file compiled without a trusted plugin's macros and slots would be wrong
         error("a trusted plugin failed to load; no golden file was compared or written")
         sys.exit(1)
-    return setup
+    return env
 
 
 def _run(action: str, paths: tuple[str, ...], context: Path | None, trust_plugins: bool) -> None:
     """Check or update every stack; one line per stack, diffs under changed ones."""
     from forgec.codecs.context import ContextError
-    from forgec.lint import Finding
+    from forgec.diagnostics.findings import Finding
+    from forgec.errors import InputError
     from forgec.output.concise import format_finding
     from forgec.output.textsafe import escape_controls
-    from forgec.snapshots import SnapshotError, check, update
+    from forgec.snapshots import check, update
 
     reject_empty_paths(paths)
     stacks = _stacks(paths)
-    registry = _plugins(paths, trust_plugins).registry
+    env = _environment(paths, trust_plugins)
     run = update if action == "update" else check
     failed = problems = 0
     bad_contexts: set[str | None] = set()
     for stack in stacks:
         try:
-            result = run(stack, context, registry=registry)
-        except SnapshotError as exc:
-            error(str(exc))
-            problems += 1
-            continue
+            result = run(stack, context, env=env)
         except ContextError as exc:  # every problem of the context, once per context file
             problems += 1
             if exc.path not in bad_contexts:
                 bad_contexts.add(exc.path)
-                for diagnostic in exc.problems:
-                    click.echo(format_finding(exc.path or "<context>", Finding(diagnostic, diagnostic.level)), err=True)
+                echo_diagnostics(exc.path or "<context>", exc.problems)
             error(f"{_shown(stack)}: the context file {exc.path or '<context>'} cannot be used")
+            continue
+        except InputError as exc:  # a golden file or a stack file that cannot be read
+            error(str(exc))
+            problems += 1
             continue
         shown, golden = escape_controls(_shown(stack)), escape_controls(_shown(result.golden))
         if result.status == "same":
@@ -131,7 +144,8 @@ def _run(action: str, paths: tuple[str, ...], context: Path | None, trust_plugin
         elif result.status == "unusable":
             failed += 1
             click.echo(f"error    {shown}: the stack has loader errors; run `forgec validate {shown}`")
-            for line in _load_errors(stack, shown, registry) or result.errors:
+            for diagnostic in result.errors:  # path:line:col: FGnnn [error] message, as validate prints it
+                line = format_finding(shown, Finding(diagnostic, diagnostic.level))
                 click.echo(f"           {escape_controls(line)}")
         elif result.status == "missing":
             failed += 1
@@ -142,20 +156,6 @@ def _run(action: str, paths: tuple[str, ...], context: Path | None, trust_plugin
             for line in result.diff:
                 click.echo("  " + escape_controls(line))
     sys.exit(2 if problems else 1 if failed else 0)
-
-
-def _load_errors(stack: Path, shown: str, registry: object) -> list[str]:
-    """The loader's errors of ``stack`` as ``path:line:col: FGnnn [error] message`` lines, as
-    ``forgec validate --format concise`` prints them (so an editor can jump to each)."""
-    from forgec.lint import Finding
-    from forgec.output.concise import format_finding
-    from forgec.report import load_for_report
-    from forgec.source import resolve_spans
-
-    loaded = load_for_report(stack, None, registry=registry).loaded
-    errors = [d for d in loaded.diagnostics if d.level == "error"]
-    resolve_spans(errors, loaded.document)
-    return [format_finding(shown, Finding(d, d.level)) for d in errors]
 
 
 @snapshot.command("check", epilog=EPILOG)

@@ -7,27 +7,22 @@ Only option parsing and printing live here; discovery is :mod:`forgec.workspace`
 from __future__ import annotations
 
 import io
-import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import click
 
 from forgec.cli._common import (
+    echo_notes,
     error,
-    fail,
-    may_exist,
     no_traceback,
     reject_empty_paths,
     stdin_hint,
+    trust_plugins_option,
     use_color,
     write_out,
 )
-from forgec.cli._plugins import PluginSetup, echo_plugin_diagnostics, setup_plugins, trust_plugins_option
-
-if TYPE_CHECKING:
-    from forgec.lint import FileResult
+from forgec.output import FORMATS
 
 _EPILOG = """\b
 Examples:
@@ -64,7 +59,8 @@ def _selectors(values: tuple[str, ...], option: str) -> tuple[str, ...] | None:
     Each occurrence must name at least one rule: ``--select ""`` (an unset CI variable) is a usage
     error, not "no rules, all checks passed".
     """
-    from forgec.settings import ConfigError, parse_selector_list
+    from forgec.errors import SettingsError
+    from forgec.settings import parse_selector_list
 
     if not values:
         return None
@@ -73,7 +69,7 @@ def _selectors(values: tuple[str, ...], option: str) -> tuple[str, ...] | None:
         for value in values:
             out.extend(parse_selector_list(value))
         return tuple(out)
-    except ConfigError as exc:
+    except SettingsError as exc:
         raise click.BadParameter(str(exc).removeprefix("command line: "), param_hint=f"'{option}'") from exc
 
 
@@ -82,7 +78,7 @@ def _selectors(values: tuple[str, ...], option: str) -> tuple[str, ...] | None:
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(["full", "concise", "json", "github", "sarif"]),
+    type=click.Choice(FORMATS),
     default="full",
     show_default=True,
     help="full: source excerpt with a caret; concise: one line each; json; github: workflow annotations; sarif: SARIF 2.1.0.",
@@ -125,10 +121,11 @@ def validate(
 ) -> None:
     """Lint prompt stacks: pi-forge's loader diagnostics (exact level, message and item id) plus
     forgec's own rules, each with a code, a name and a file:line:column position."""
-    from forgec.lint import build_report, lint_targets
+    from forgec.environment import Environment
+    from forgec.lint import lint
     from forgec.output import render
-    from forgec.settings import Config, ConfigError, RuleSelection, load_config, load_config_file
-    from forgec.workspace import expand_paths
+    from forgec.settings import RuleSelection
+    from forgec.workspace import config_start, expand_paths
 
     cli_select = _selectors(select, "--select")
     cli_extend = _selectors(extend_select, "--extend-select") or ()
@@ -141,99 +138,31 @@ def validate(
     if isolated and config_file is not None:
         raise click.UsageError("--isolated ignores every configuration file; it cannot be combined with --config")
 
-    try:
-        if isolated:
-            config = Config()
-        elif config_file is not None:
-            config = load_config_file(Path(config_file))
-        else:
-            config = load_config(_config_start(paths, stdin_filename))
-    except ConfigError as exc:
-        fail(str(exc))
-
+    env = Environment.discover(
+        config_start(paths, stdin_filename), trust_plugins=trust_plugins, isolated=isolated,
+        config_file=Path(config_file) if config_file is not None else None,
+    )  # fmt: skip
     found = expand_paths(list(paths))
     for message in found.errors:
         error(message)
     if not found.targets and found.errors:
         sys.exit(2)  # nothing to check: no report that could read as "all checks passed"
-    plugins = setup_plugins(trust_all=trust_plugins, trusted=config.plugins)
     if "-" in paths:
         stdin_hint()
-    results = lint_targets(found.targets, stdin_filename=stdin_filename, registry=plugins.registry)
-    _report_plugins(plugins, results, quiet)
-    selection = RuleSelection(config, cli_select, cli_ignore, cli_extend)
-    report = build_report(results, selection, strict=config.strict if strict is None else strict)
-    report.usage_errors = found.errors
-    report.paths = list(paths)
+    selection = RuleSelection(env.settings, cli_select, cli_ignore, cli_extend)
+    report = lint(
+        found, env=env, selection=selection, strict=strict, paths=paths, stdin_filename=stdin_filename,
+        read_stdin=lambda: sys.stdin.buffer.read(),
+    )  # fmt: skip
+    echo_notes(report.setup_diagnostics, "forgec validate", quiet=quiet)
 
     buffer = io.StringIO()
     colored = use_color(color) and output_file in (None, "-")
     render(fmt, report, buffer, color=colored, quiet=quiet)
     if output_file is not None and output_file != "-":
-        checked = {p for p in paths if p != "-"} | {r.path for r in results if r.path != "-"}
+        checked = {p for p in paths if p != "-"} | {f.result.path for f in report.files if f.result.path != "-"}
         write_out(output_file, buffer.getvalue(), overwrite=overwrite, inputs=tuple(Path(p) for p in sorted(checked)))
     else:
         # color=True stops click from stripping the escapes it would strip on a pipe
         click.echo(buffer.getvalue(), nl=False, color=colored)
     sys.exit(report.exit_code)
-
-
-#: slot-not-registered, unknown-macro, missing-macro-plugin: what an untrusted plugin may provide
-_NEEDS_PLUGIN = frozenset({"FG136", "FG210", "FG214"})
-
-
-def _report_plugins(plugins: PluginSetup, results: list[FileResult], quiet: bool) -> None:
-    """A trusted plugin that failed to load is an error of every checked file (each was checked
-    without its macros and slots, like pi-forge's runtime prepends extension-loading diagnostics to
-    every stack); notes about untrusted or missing plugins concern the setup and go to stderr."""
-    import dataclasses
-
-    needed = any(d.code in _NEEDS_PLUGIN for result in results for d in result.diagnostics)
-    plugins.note_untrusted(needed and _plugins_may_be_installed())
-    for result in results:
-        result.diagnostics[:0] = [dataclasses.replace(d) for d in plugins.errors]
-    shown = plugins if not results else PluginSetup(plugins.registry, [d for d in plugins.diagnostics if d.level != "error"])
-    echo_plugin_diagnostics(shown, "forgec validate", quiet=quiet)
-
-
-def _plugins_may_be_installed() -> bool:
-    """Whether a distribution on ``sys.path`` may declare a ``forgec.plugins`` entry point.
-
-    Listing entry points through ``importlib.metadata`` costs 20-40 ms of a cold ``forgec validate``
-    (its import alone pulls in ``email``, ``zipfile``, ``csv``...); reading the ``entry_points.txt``
-    of each ``*.dist-info``/``*.egg-info`` folder, where that listing looks too, takes about 1 ms.
-    Only a sure "no" skips the listing: a path entry that is not a readable folder (a zip) is a "maybe".
-    """
-    header = "[forgec.plugins]"
-    for entry in sys.path:
-        try:
-            names = os.listdir(entry or ".")
-        except (FileNotFoundError, NotADirectoryError):
-            if entry and os.path.isfile(entry):
-                return True  # a zip or egg file: let importlib.metadata look inside
-            continue
-        except OSError:
-            return True
-        for name in names:
-            if name.lower().endswith((".dist-info", ".egg-info")):
-                try:
-                    with open(os.path.join(entry, name, "entry_points.txt"), encoding="utf-8") as handle:
-                        if header in handle.read():
-                            return True
-                except (FileNotFoundError, NotADirectoryError):
-                    continue
-                except (OSError, UnicodeDecodeError):
-                    return True
-    return False
-
-
-def _config_start(paths: tuple[str, ...], stdin_filename: str | None) -> Path:
-    """Where to look for ``pyproject.toml``: the first PATH (or the stdin file name), else the cwd."""
-    first = next((p for p in paths if p != "-"), None) or stdin_filename
-    if first is None:
-        return Path.cwd()
-    path = Path(first)
-    while not may_exist(path) and path != path.parent:
-        path = path.parent  # a file name that does not exist yet (stdin): its nearest real folder
-    return path if str(path) else Path.cwd()
-

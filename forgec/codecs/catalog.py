@@ -15,9 +15,10 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Final
 
+from forgec.errors import InputError
+from forgec.model import THINKING_LEVELS
+
 __all__ = [
-    "API_ORDER",
-    "THINKING_LEVELS",
     "Catalog",
     "CatalogError",
     "Model",
@@ -26,16 +27,10 @@ __all__ = [
     "load_catalog",
 ]
 
-#: The four target APIs, in the order ``payloads`` lists them.
-API_ORDER: Final = ("anthropic-messages", "google-generative-ai", "openai-completions", "openai-responses")
-
-#: Pi's thinking levels, lowest first (clamping walks this order).
-THINKING_LEVELS: Final = ("off", "minimal", "low", "medium", "high", "xhigh", "max")
-
 _BUNDLED: Final = Path(__file__).with_name("models.json")
 
 
-class CatalogError(ValueError):
+class CatalogError(InputError, ValueError):
     """A catalog file that cannot be read or does not match the schema, or an unknown model."""
 
 

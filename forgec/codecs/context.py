@@ -23,7 +23,9 @@ from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
 from forgec.diagnostics import Diagnostic
+from forgec.errors import InputError
 from forgec.js.values import json_stringify
+from forgec.model import THINKING_LEVELS
 from forgec.model.messages import latest_user_text
 from forgec.model.runtime import Runtime
 from forgec.model.variables import VariableStore
@@ -32,7 +34,6 @@ from forgec.source import parse_source_text, read_source
 
 __all__ = [
     "DEFAULTS",
-    "THINKING_LEVELS",
     "Context",
     "ContextError",
     "load_context",
@@ -54,8 +55,6 @@ DEFAULTS: dict[str, Any] = {
     "variables": {},
     "messages": [],
 }
-
-THINKING_LEVELS: tuple[str, ...] = ("off", "minimal", "low", "medium", "high", "xhigh", "max")
 
 #: every accepted top-level field, in the order the format documents them
 _FIELDS: tuple[str, ...] = (
@@ -83,7 +82,7 @@ _INSTANT = re.compile(
 _DATE_ONLY_Z = re.compile(r"(?P<year>[+-]\d{6}|\d{4})(?:-(?P<month>\d{2})(?:-(?P<day>\d{2}))?)?Z")
 
 
-class ContextError(Exception):
+class ContextError(InputError):
     """A context file forgec refuses.
 
     ``problems`` lists *every* problem found, in the order the fields are checked, as error
@@ -122,7 +121,7 @@ class ContextError(Exception):
             text = f"{path or '<context>'}:{line}:{column}: {code} [error] {message}"
         else:
             text = f"{path}: {message}" if path else message
-        super().__init__(text)
+        super().__init__(text, path=path, diagnostics=problems)
 
 
 # --- instants ------------------------------------------------------------------------------------

@@ -24,7 +24,6 @@ import os
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from forgec.codecs.regex_config import check_regex_config
@@ -39,18 +38,18 @@ from forgec.js.values import (
     js_trim,
     js_truthy,
 )
+from forgec.model import BUILTIN_SLOT_NAMES, MODES, ROLES, STACK_TYPE
 from forgec.rules import loader as codes
 from forgec.rules import regex_config as regex_codes
 from forgec.source import SourceDocument, is_yaml_path, parse_source_text, read_source
+from forgec.workspace import STACK_SUFFIXES, list_resource_files
 
 __all__ = [
-    "ROLES",
-    "STACK_TYPE",
     "LoadedStack",
     "annotate_duplicate_ids",
     "fallback_stack",
     "file_stem",
-    "list_stack_files",
+    "load_stack_bytes",
     "load_stack_data",
     "load_stack_file",
     "load_stack_folder",
@@ -60,15 +59,12 @@ __all__ = [
     "validate_stack",
 ]
 
-STACK_TYPE = "pi-forge.prompt-stack"
-ROLES = ("system", "user", "assistant", "custom")
-MODES = ("append", "prepend", "replace")
 _MACRO_POLICIES = ("warn", "keep", "error")
 _ID_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 _HISTORY_BOOLEANS = ("includeLastUserMessage", "stripAssistantThinking", "includeSummaries")
 _ROLE_SET = frozenset(ROLES)
-#: the built-in slot names as a set, built on first use (validation needs it for every stack)
-_builtin_slots: frozenset[str] | None = None
+#: the built-in slot names as a set (validation needs it for every stack)
+_BUILTIN_SLOTS = frozenset(BUILTIN_SLOT_NAMES)
 
 
 @dataclass(eq=False)
@@ -152,6 +148,24 @@ def load_stack_data(
     diagnostics: list[Diagnostic] = []
     stack = load_value(data_or_text, file_name, diagnostics, supported_slots=supported_slots)
     return LoadedStack(where, file_name, scope, stack, data_or_text, diagnostics, None)
+
+
+def load_stack_bytes(
+    raw: bytes,
+    file_name: str,
+    *,
+    path: str | None = None,
+    scope: str = "project",
+    supported_slots: Iterable[str] | None = None,
+) -> LoadedStack:
+    """A stack read from a stream (standard input), as if it were the file ``file_name``.
+
+    The bytes are decoded as pi-forge's ``readFile(path, "utf8")`` decodes a file (invalid UTF-8
+    becomes U+FFFD); ``file_name`` gives the fallback id, the ``default.json`` warning and JSON vs
+    YAML; ``path`` is the name shown in output (``-``).
+    """
+    text = raw.decode("utf-8", errors="replace")
+    return load_stack_data(text, file_name, scope=scope, path=path, supported_slots=supported_slots)
 
 
 def _load_document(
@@ -573,15 +587,7 @@ def validate_stack(
 
     ``normalised``: ``stack`` is :func:`normalize_stack`'s result (see :func:`raw_shape_checks`).
     """
-    global _builtin_slots
-    if supported_slots is not None:
-        supported = frozenset(supported_slots)
-    elif _builtin_slots is not None:
-        supported = _builtin_slots
-    else:
-        from forgec.model.slot_names import BUILTIN_SLOT_NAMES
-
-        supported = _builtin_slots = frozenset(BUILTIN_SLOT_NAMES)
+    supported = _BUILTIN_SLOTS if supported_slots is None else frozenset(supported_slots)
     raw_shape_checks(stack, diagnostics, normalised=normalised)
     if not isinstance(stack, dict):
         return
@@ -797,33 +803,6 @@ def _validate_policy(policy: Any, label: str, diagnostics: list[Diagnostic]) -> 
 # --- folders (§10.1, §10.7) -----------------------------------------------------------------------
 
 
-def _utf16_key(name: str) -> bytes:
-    return name.encode("utf-16-be", "surrogatepass")
-
-
-def _is_stack_name(name: str, include_yaml: bool) -> bool:
-    return name.endswith(".json") or (include_yaml and name.endswith((".yaml", ".yml")))
-
-
-def list_stack_files(directories: Iterable[str | os.PathLike[str]], *, include_yaml: bool = True) -> list[Path]:
-    """§10.1's listing of one group of directories: per directory (missing ones skipped) the
-    ``*.json`` names (case-sensitive; and ``*.yaml``/``*.yml`` unless ``include_yaml`` is false)
-    sorted by UTF-16 code units; a name already supplied by an earlier directory is skipped."""
-    seen: set[str] = set()
-    files: list[Path] = []
-    for directory in directories:
-        try:
-            names = os.listdir(directory)
-        except OSError:
-            continue
-        for name in sorted((n for n in names if _is_stack_name(n, include_yaml)), key=_utf16_key):
-            if name in seen:
-                continue
-            seen.add(name)
-            files.append(Path(directory) / name)
-    return files
-
-
 def load_stack_folder(
     directories: Iterable[str | os.PathLike[str]],
     scope: str = "project",
@@ -835,7 +814,7 @@ def load_stack_folder(
     slots = tuple(supported_slots) if supported_slots is not None else None
     loaded = [
         load_stack_file(path, scope=scope, supported_slots=slots)
-        for path in list_stack_files(directories, include_yaml=include_yaml)
+        for path in list_resource_files(directories, STACK_SUFFIXES if include_yaml else (".json",))
     ]
     annotate_duplicate_ids(loaded)
     return loaded

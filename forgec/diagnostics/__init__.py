@@ -31,9 +31,13 @@ class Span:
     end_column: int
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class Diagnostic:
-    """A finding.  ``level``/``message``/``item_id`` are pi-forge's exact values where pi-forge has one."""
+    """A finding.  ``level``/``message``/``item_id`` are pi-forge's exact values where pi-forge has one.
+
+    Immutable: a stage that learns more about a finding (its position) makes a new one
+    (:func:`dataclasses.replace`), so a diagnostic held by a loaded stack never changes under it.
+    """
 
     level: Level
     message: str
@@ -44,7 +48,7 @@ class Diagnostic:
     #: character offset (and length) inside the string value at ``pointer`` (macro findings)
     offset: int | None = None
     length: int | None = None
-    #: resolved location, filled by :func:`forgec.source.resolve_spans`
+    #: resolved location (see :func:`forgec.source.resolve_spans`)
     span: Span | None = None
     #: forgec-only findings never appear in pi-forge-compatible output
     extra: bool = field(default=False)

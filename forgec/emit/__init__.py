@@ -1,37 +1,38 @@
 """Provider request bodies: what the Pi agent host sends for a compiled prompt (payloads.md).
 
-:func:`build_payloads` reproduces the ``payloads`` section of a compile report (one body per target
-API, each with the API's reference model); :func:`emit_body` builds one body for one target and
-model.  Both are pure and offline: no provider SDK is imported and no socket is opened.
+The input is a :class:`Prompt` -- what the host hands pi-ai besides the model: pi-forge's compiled
+system prompt and messages, the context's tools and thinking level, the session id.
+:func:`build_request` builds one body for one target and model (with forgec's FG8xx findings about
+it), :func:`emit_body` the same body or pi-ai's failure raised, and :func:`build_payloads` the
+``payloads`` section of a compile report (one body per target API, each with the API's reference
+model).  All are pure and offline: no provider SDK is imported and no socket is opened.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, ParamSpec
+from typing import TYPE_CHECKING, Any
 
-from forgec.codecs.catalog import (
-    API_ORDER,
-    Catalog,
-    CatalogError,
-    Model,
-    clamp_thinking_level,
-    default_catalog,
-)
+from forgec.codecs.catalog import Catalog, CatalogError, Model, clamp_thinking_level, default_catalog
+from forgec.diagnostics import Diagnostic
 from forgec.emit.convert import PayloadError, Request, convert_to_llm, output_token_cap
 from forgec.emit.openai_responses import DEFAULT_SESSION_ID
+from forgec.model import API_ORDER
+from forgec.rules import payloads as rules
+
+if TYPE_CHECKING:
+    from forgec.codecs.context import Context
 
 __all__ = [
-    "API_ORDER",
     "DEFAULT_SESSION_ID",
     "PayloadError",
     "PayloadResult",
+    "Prompt",
     "active_tools",
     "build_payloads",
-    "compile_payload",
+    "build_request",
     "emit_body",
-    "report_payloads",
     "resolve_model",
 ]
 
@@ -92,7 +93,7 @@ class PayloadResult:
     thinking_level: str
     body: dict[str, Any] | None = None
     error: str | None = None
-    diagnostics: list[Any] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
 
     def to_entry(self) -> dict[str, Any]:
         """The ``payloads.<api>`` entry."""
@@ -105,17 +106,36 @@ class PayloadResult:
 
 
 @dataclass(frozen=True, slots=True)
-class _Prompt:
-    """What the host hands pi-ai besides the model: pi-forge's output and the context's tools/level."""
+class Prompt:
+    """What the host hands pi-ai besides the model: pi-forge's output and the context's tools/level.
+
+    ``tools`` are the context's tools (inactive ones are skipped when a body is built);
+    ``thinking_level`` is the level asked for, clamped to each model when its body is built.
+    """
 
     system_prompt: str
     messages: list[Any]
-    tools: list[Any] | None
-    thinking_level: str | None
-    session_id: str
+    tools: list[Any] | None = None
+    thinking_level: str | None = None
+    session_id: str = DEFAULT_SESSION_ID
+
+    @classmethod
+    def for_context(
+        cls,
+        system_prompt: str,
+        messages: list[Any],
+        context: Context,
+        *,
+        thinking_level: str | None = None,
+        session_id: str | None = None,
+    ) -> Prompt:
+        """The prompt of a compile against ``context``: its tools, and its thinking level unless
+        ``thinking_level`` overrides it (``forgec compile --thinking``)."""
+        level = thinking_level if thinking_level is not None else context.data.get("thinkingLevel")
+        return cls(system_prompt, messages, context.tools, level, session_id or DEFAULT_SESSION_ID)
 
 
-def _run(target: str, model: Model, prompt: _Prompt) -> tuple[PayloadResult, Request | None]:
+def _run(target: str, model: Model, prompt: Prompt) -> tuple[PayloadResult, Request | None]:
     """Build one body: clamp the level (§3), convert (§2), cap (§3), then the API builder.
 
     pi-ai failures become ``result.error``; so do malformed messages pi-ai would also trip over, so a
@@ -140,31 +160,19 @@ def _run(target: str, model: Model, prompt: _Prompt) -> tuple[PayloadResult, Req
     return result, request
 
 
-def compile_payload(
-    target: str,
-    system_prompt: str,
-    messages: list[Any],
-    tools: list[Any] | None,
-    thinking_level: str | None,
-    model: Model | str | None = None,
-    *,
-    catalog: Catalog | None = None,
-    session_id: str = DEFAULT_SESSION_ID,
+def build_request(
+    target: str, prompt: Prompt, model: Model | str | None = None, *, catalog: Catalog | None = None
 ) -> PayloadResult:
-    """The body ``target`` receives for pi-forge's compiled agent ``messages``, the context ``tools``
-    (inactive ones are skipped) and the requested ``thinking_level`` (clamped to the model here).
+    """The body ``target`` receives for ``prompt`` with ``model`` (a :class:`Model`, a
+    ``PROVIDER/ID`` key of ``catalog``, or the target's reference model).
 
     Never raises for pi-ai failures (they are ``result.error``) and explains clamps (FG80x).
     :class:`CatalogError` (unknown model, wrong API) is still raised: that is a usage problem.
     """
-    from forgec.diagnostics import Diagnostic
-    from forgec.rules import payloads as rules
-
     chosen = resolve_model(target, model, catalog)
     if chosen.api != target:
         raise CatalogError(f"Model {chosen.key} uses the {chosen.api} API, not {target}")
-    requested = _thinking_level(thinking_level)
-    prompt = _Prompt(system_prompt, messages, tools, thinking_level, session_id)
+    requested = _thinking_level(prompt.thinking_level)
     result, request = _run(target, chosen, prompt)
     if result.thinking_level != requested:
         result.diagnostics.append(
@@ -198,43 +206,22 @@ def compile_payload(
     return result
 
 
-_P = ParamSpec("_P")
-
-
-def _raising(build: Callable[_P, PayloadResult]) -> Callable[_P, dict[str, Any]]:
-    """:func:`compile_payload` with pi-ai's failure raised instead of returned (same parameters)."""
-
-    def emit_body(*args: _P.args, **kwargs: _P.kwargs) -> dict[str, Any]:
-        """The request body ``target`` receives; raises :class:`PayloadError` where pi-ai would throw.
-
-        Takes :func:`compile_payload`'s parameters: ``(target, system_prompt, messages, tools,
-        thinking_level, model=None, *, catalog=None, session_id=DEFAULT_SESSION_ID)``.
-        """
-        result = build(*args, **kwargs)
-        if result.error is not None or result.body is None:
-            raise PayloadError(result.error or "no body")
-        return result.body
-
-    return emit_body
-
-
-emit_body = _raising(compile_payload)
-
-
-def build_payloads(
-    system_prompt: str,
-    messages: list[Any],
-    tools: list[Any] | None,
-    thinking_level: str | None,
-    *,
-    models: Catalog | Mapping[str, Model] | None = None,
-    session_id: str = DEFAULT_SESSION_ID,
+def emit_body(
+    target: str, prompt: Prompt, model: Model | str | None = None, *, catalog: Catalog | None = None
 ) -> dict[str, Any]:
+    """The request body ``target`` receives (:func:`build_request`'s parameters); raises
+    :class:`PayloadError` where pi-ai would throw."""
+    result = build_request(target, prompt, model, catalog=catalog)
+    if result.error is not None or result.body is None:
+        raise PayloadError(result.error or "no body")
+    return result.body
+
+
+def build_payloads(prompt: Prompt, *, models: Catalog | Mapping[str, Model] | None = None) -> dict[str, Any]:
     """The ``payloads`` section: ``{api: {model, thinkingLevel, body | error}}`` for the four APIs.
 
     ``models`` is a catalog (its default model per API is used) or an explicit ``{api: Model}``.
     """
-    prompt = _Prompt(system_prompt, messages, tools, thinking_level, session_id)
     section: dict[str, Any] = {}
     for api in API_ORDER:
         catalog = models if isinstance(models, Catalog) else default_catalog()
@@ -242,44 +229,3 @@ def build_payloads(
         result, _ = _run(api, model, prompt)
         section[api] = result.to_entry()
     return section
-
-
-def _context_field(ctx: Any, key: str, attribute: str) -> Any:
-    """A context value from raw context data or from the context loader's object."""
-    if ctx is None:
-        return None
-    if isinstance(ctx, Mapping):
-        return ctx.get(key)
-    for name in ("raw", "data", "source"):
-        raw = getattr(ctx, name, None)
-        if isinstance(raw, Mapping) and key in raw:
-            return raw[key]
-    return getattr(ctx, attribute, None)
-
-
-def _tool_dict(tool: Any) -> Any:
-    if isinstance(tool, Mapping) or tool is None:
-        return tool
-    out: dict[str, Any] = {}
-    for key, attribute in (("name", "name"), ("description", "description"), ("parameters", "parameters")):
-        value = getattr(tool, attribute, None)
-        if value is not None:
-            out[key] = value
-    if getattr(tool, "active", True) is False:
-        out["active"] = False
-    return out
-
-
-def report_payloads(
-    doc: Mapping[str, Any], ctx: Any, *, models: Catalog | Mapping[str, Model] | None = None
-) -> dict[str, Any]:
-    """The ``payloads`` section for a compile report ``doc`` (``system``/``messages`` filled in)."""
-    tools = _context_field(ctx, "tools", "tools")
-    level = _context_field(ctx, "thinkingLevel", "thinking_level")
-    return build_payloads(
-        doc["system"]["prompt"],
-        doc["messages"]["messages"],
-        [_tool_dict(t) for t in tools] if isinstance(tools, (list, tuple)) else None,
-        level,
-        models=models,
-    )

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from forgec.codecs.catalog import Model
+from forgec.errors import EXIT_FAILED, ForgecError
 from forgec.js.values import UNDEFINED, is_number, js_len, js_string, js_trim, js_truthy, json_stringify
 
 __all__ = [
@@ -47,8 +48,13 @@ __all__ = [
 IdNormaliser = Callable[[Any, Model, dict[str, Any]], Any]
 
 
-class PayloadError(Exception):
-    """pi-ai threw before the body was complete; the text becomes ``payloads.<api>.error``."""
+class PayloadError(ForgecError):
+    """pi-ai threw before the body was complete; the text becomes ``payloads.<api>.error``.
+
+    Exit code 1: the input compiled, but the request pi-ai would build from it fails.
+    """
+
+    exit_code = EXIT_FAILED
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,6 +27,8 @@ import re
 import sys
 from typing import Any
 
+from forgec.errors import ForgecError
+
 __all__ = ["MAX_DEPTH", "JSONParseError", "loads", "scan_spans", "v8_parse_error"]
 
 #: Deepest nesting forgec reads (compile-core §16.16 asks for at least 2,000).
@@ -36,7 +38,7 @@ MAX_DEPTH = 5000
 _C_RECURSION_LIMIT = MAX_DEPTH
 
 
-class JSONParseError(ValueError):
+class JSONParseError(ForgecError, ValueError):
     """Invalid JSON: ``reason`` is V8's ``JSON.parse`` message, ``offset`` a code-point index."""
 
     def __init__(self, reason: str, offset: int | None) -> None:

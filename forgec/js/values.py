@@ -37,6 +37,7 @@ __all__ = [
     "json_quote",
     "json_stringify",
     "rejoin_surrogates",
+    "utf16_key",
     "utf16_slice",
 ]
 
@@ -103,6 +104,12 @@ def _to_units(text: str) -> bytes:
 
 def _from_units(data: bytes) -> str:
     return data.decode("utf-16-le", "surrogatepass")
+
+
+def utf16_key(text: str) -> bytes:
+    """A sort key that orders strings as JavaScript's default ``sort()`` and ``<`` do: by UTF-16
+    code units (so U+FFFF sorts after U+10000, whose units are surrogates), not by code points."""
+    return text.encode("utf-16-be", "surrogatepass")
 
 
 def utf16_slice(text: str, start: int, end: int | None = None) -> str:

@@ -13,6 +13,7 @@ import difflib
 from typing import Any
 
 from forgec.diagnostics import Diagnostic, Level
+from forgec.model import MESSAGE_ROLES, ROLES
 from forgec.rules import hints as codes
 
 __all__ = ["lint_stack_hints"]
@@ -24,10 +25,6 @@ STACK_FIELDS = (
 #: fields editors and humans put in any JSON file
 _FREE_FIELDS = ("$schema", "$comment")
 ITEM_FIELDS = ("kind", "id", "name", "enabled", "role", "tags", "source", "content", "slot", "options")
-ROLES = ("system", "user", "assistant", "custom")
-MESSAGE_ROLES = (
-    "user", "assistant", "toolResult", "custom", "bashExecution", "branchSummary", "compactionSummary",
-)
 CHAT_HISTORY_OPTIONS = (
     "includeLastUserMessage", "stripAssistantThinking", "includeSummaries", "roles", "toolMode",
     "maxMessages", "maxChars",

@@ -1,7 +1,79 @@
-"""The nouns of forgec: the vocabulary every layer shares, and the values a compile consumes.
+"""The nouns of forgec: the vocabulary every layer shares, defined once.
 
-* :mod:`forgec.model.runtime` — the host snapshot (``Runtime``);
-* :mod:`forgec.model.variables` — the variable store;
-* :mod:`forgec.model.messages` — how an agent message's role and text are read;
-* :mod:`forgec.model.slot_names` — the built-in slot names.
+pi-forge's formats are full of closed sets -- roles, modes, thinking levels, the four provider
+APIs, the built-in slot and macro names, the type tags of its documents.  Each is written here and
+nowhere else, so the loader, the hints, the model catalog, the fingerprint and the command-line
+choices cannot drift apart.  The documents themselves stay plain JSON data (see
+docs/architecture.md, *Data model*); :mod:`forgec.model.shapes` describes them as ``TypedDict``\\ s
+for readers and type checkers.
+
+The rest of the room holds the values a compile consumes:
+
+* :mod:`forgec.model.runtime` -- the host snapshot (``Runtime``);
+* :mod:`forgec.model.variables` -- the variable store;
+* :mod:`forgec.model.messages` -- how an agent message's role and text are read.
+
+This module imports nothing: it is read by the ground floor's neighbours and by every layer above.
 """
+
+from __future__ import annotations
+
+from typing import Final
+
+__all__ = [
+    "API_ORDER",
+    "BUILTIN_MACRO_NAMES",
+    "BUILTIN_SLOT_NAMES",
+    "CHAT_HISTORY_SLOT",
+    "MESSAGE_ROLES",
+    "MODES",
+    "PROFILE_TYPE",
+    "ROLES",
+    "STACK_TYPE",
+    "THINKING_LEVELS",
+]
+
+#: ``type`` of a prompt stack (compile-core.md §10.3).
+STACK_TYPE: Final = "pi-forge.prompt-stack"
+#: ``type`` of an agent profile (profiles-exec.md §1.2).
+PROFILE_TYPE: Final = "pi-forge.agent-profile"
+
+#: Stack item roles (§10.3); ``custom`` becomes a custom message.
+ROLES: Final = ("system", "user", "assistant", "custom")
+#: How a stack's system prompt combines with Pi's (§7).
+MODES: Final = ("append", "prepend", "replace")
+#: The roles an agent message can have in a conversation (context-format.md, §16.14).
+MESSAGE_ROLES: Final = (
+    "user", "assistant", "toolResult", "custom", "bashExecution", "branchSummary", "compactionSummary",
+)  # fmt: skip
+
+#: Pi's thinking levels, lowest first (clamping walks this order; profiles-exec.md §1.9).
+THINKING_LEVELS: Final = ("off", "minimal", "low", "medium", "high", "xhigh", "max")
+#: The four provider APIs forgec builds request bodies for, in the order ``payloads`` lists them.
+API_ORDER: Final = ("anthropic-messages", "google-generative-ai", "openai-completions", "openai-responses")
+
+#: The slot that splices the conversation in (§6.2, §8).
+CHAT_HISTORY_SLOT: Final = "chat-history"
+#: pi-forge's twelve built-in slots, in registration order (§6.15).
+BUILTIN_SLOT_NAMES: Final = (
+    CHAT_HISTORY_SLOT,
+    "tools",
+    "tool-guidelines",
+    "skills",
+    "project-context",
+    "append-system-prompt",
+    "date",
+    "cwd",
+    "date-cwd",
+    "active-model",
+    "pi-docs",
+    "variables",
+)
+#: pi-forge's built-in macros, in registration order (§3.3); :mod:`forgec.compile.macros.builtins`
+#: implements exactly these (a test holds the two equal).
+BUILTIN_MACRO_NAMES: Final = (
+    "cwd", "date", "time", "lastUserMessage", "selectedTools", "tools", "activeModel",
+    "setvar", "setturnvar", "setsessionvar", "getvar", "var", "getturnvar", "getsessionvar",
+    "clearvar", "clearturnvar", "clearsessionvar", "trim", "upper", "lower", "json", "xml",
+    "ifvar", "ifeq", "iftools", "ifslot",
+)  # fmt: skip

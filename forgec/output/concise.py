@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, TextIO
 from forgec.output import escape_controls
 
 if TYPE_CHECKING:
-    from forgec.lint import Finding, Report
+    from forgec.diagnostics.findings import Finding, LintReport
 
 __all__ = ["format_finding", "render"]
 
@@ -27,7 +27,7 @@ def format_finding(path: str, finding: Finding) -> str:
     return f"{escape_controls(path)}:{line}:{column}: {finding.code} [{finding.severity}] {message}"
 
 
-def render(report: Report, out: TextIO, *, color: bool = False, quiet: bool = False) -> None:
+def render(report: LintReport, out: TextIO, *, color: bool = False, quiet: bool = False) -> None:
     if not quiet:
         for reported in report.files:
             for finding in reported.findings:

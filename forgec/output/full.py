@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, TextIO
 from forgec.output import escape_controls
 
 if TYPE_CHECKING:
-    from forgec.lint import Finding, Report
+    from forgec.diagnostics.findings import Finding, LintReport
 
 __all__ = ["render"]
 
@@ -122,7 +122,7 @@ def _excerpt(finding: Finding, lines: list[str], color: bool) -> list[str]:
     ]
 
 
-def render(report: Report, out: TextIO, *, color: bool = False, quiet: bool = False) -> None:
+def render(report: LintReport, out: TextIO, *, color: bool = False, quiet: bool = False) -> None:
     if not quiet:
         for reported in report.files:
             lines = _lines(reported.result.text) if reported.result.text is not None else []

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, TextIO
 from forgec.output import escape_controls
 
 if TYPE_CHECKING:
-    from forgec.lint import Report
+    from forgec.diagnostics.findings import LintReport
 
 __all__ = ["escape_data", "escape_property", "render"]
 
@@ -35,7 +35,7 @@ def escape_property(text: str) -> str:
     return escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
-def render(report: Report, out: TextIO, *, color: bool = False, quiet: bool = False) -> None:
+def render(report: LintReport, out: TextIO, *, color: bool = False, quiet: bool = False) -> None:
     if quiet:
         out.write(report.summary_line() + "\n")
         return

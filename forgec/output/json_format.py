@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from forgec.output import escape_json_controls
 
 if TYPE_CHECKING:
-    from forgec.lint import Finding, Report
+    from forgec.diagnostics.findings import Finding, LintReport
 
 __all__ = ["document", "render"]
 
@@ -46,7 +46,7 @@ def _diagnostic(finding: Finding) -> dict[str, Any]:
     return out
 
 
-def document(report: Report) -> dict[str, Any]:
+def document(report: LintReport) -> dict[str, Any]:
     """The report as plain data (also used by tests and other front ends)."""
     return {
         "files": [
@@ -64,7 +64,7 @@ def document(report: Report) -> dict[str, Any]:
     }
 
 
-def render(report: Report, out: TextIO, *, color: bool = False, quiet: bool = False) -> None:
+def render(report: LintReport, out: TextIO, *, color: bool = False, quiet: bool = False) -> None:
     doc = document(report)
     if quiet:
         doc = {"summary": doc["summary"]}

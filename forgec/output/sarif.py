@@ -22,7 +22,7 @@ from forgec import __version__
 from forgec.output import escape_json_controls
 
 if TYPE_CHECKING:
-    from forgec.lint import Report
+    from forgec.diagnostics.findings import LintReport
     from forgec.rules import Rule
 
 __all__ = ["document", "render"]
@@ -62,7 +62,7 @@ def _artifact(path: str) -> dict[str, Any]:
     return {"uri": quote(os.fsencode(path.replace(os.sep, "/")), safe="/"), "uriBaseId": "%SRCROOT%"}
 
 
-def document(report: Report) -> dict[str, Any]:
+def document(report: LintReport) -> dict[str, Any]:
     """The SARIF log as plain data."""
     from forgec.rules import all_rules
 
@@ -122,7 +122,7 @@ def document(report: Report) -> dict[str, Any]:
     }
 
 
-def _invocation(report: Report) -> dict[str, Any]:
+def _invocation(report: LintReport) -> dict[str, Any]:
     """Whether the run itself succeeded (findings do not count; an unchecked path does)."""
     invocation: dict[str, Any] = {"executionSuccessful": not report.usage_errors, "exitCode": report.exit_code}
     notifications = []
@@ -137,5 +137,5 @@ def _invocation(report: Report) -> dict[str, Any]:
     return invocation
 
 
-def render(report: Report, out: TextIO, *, color: bool = False, quiet: bool = False) -> None:
+def render(report: LintReport, out: TextIO, *, color: bool = False, quiet: bool = False) -> None:
     out.write(escape_json_controls(json.dumps(document(report), indent=2, ensure_ascii=False)) + "\n")

@@ -31,7 +31,7 @@ a JSON file starts with a byte-order mark, and FG010 (warning) at the first byte
 
 Positions are resolved lazily: the fast readers keep no positions, and :meth:`SourceDocument.locate`
 re-scans the text (JSON) or walks ruamel's node tree (YAML) only when a diagnostic needs a line and
-column.  :func:`resolve_spans` fills :attr:`Diagnostic.span` for a whole list at once.
+column.  :func:`resolve_spans` returns a list's diagnostics with :attr:`Diagnostic.span` filled in.
 """
 
 from __future__ import annotations
@@ -41,7 +41,8 @@ import os
 import re
 import sys
 from bisect import bisect_right
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from forgec.diagnostics import Diagnostic, Pointer, Span
@@ -227,24 +228,30 @@ class SourceDocument:
         return Span(self.path, start.line + 1, start.column + 1, end.line + 1, end.column + 1)
 
 
-def resolve_spans(diagnostics: list[Diagnostic], document: SourceDocument | None) -> None:
-    """Fill ``span`` of every diagnostic that has a pointer and no span yet (in place)."""
+def resolve_spans(diagnostics: Iterable[Diagnostic], document: SourceDocument | None) -> list[Diagnostic]:
+    """The diagnostics with ``span`` filled in where a pointer gives one (copies; the inputs are
+    not changed).  Diagnostics that already have a span, or no pointer, are returned as they are."""
+    diagnostics = list(diagnostics)
     if document is None or not document.parsed:
-        return
-    pending = [d for d in diagnostics if d.span is None and d.pointer is not None]
+        return diagnostics
+    pending = [i for i, d in enumerate(diagnostics) if d.span is None and d.pointer is not None]
     if not pending:
-        return
+        return diagnostics
     if document.format == "json" and document.text is not None and len(document.text) > _FULL_INDEX_CHARS:
         wanted = set()
-        for d in pending:
-            pointer = tuple(d.pointer or ())
+        for i in pending:
+            pointer = tuple(diagnostics[i].pointer or ())
             wanted.update(pointer[:n] for n in range(len(pointer) + 1))
         document._json_spans(wanted)
-    for d in pending:
+    for i in pending:
+        d = diagnostics[i]
         if d.offset is not None:
-            d.span = document.locate_in_string(d.pointer, d.offset, d.length or 0)
+            span = document.locate_in_string(d.pointer, d.offset, d.length or 0)
         else:
-            d.span = document.locate(d.pointer)
+            span = document.locate(d.pointer)
+        if span is not None:
+            diagnostics[i] = replace(d, span=span)
+    return diagnostics
 
 
 # --- reading ------------------------------------------------------------------------------------

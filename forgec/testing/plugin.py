@@ -22,9 +22,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
+
+if TYPE_CHECKING:
+    from forgec.environment import Environment
+    from forgec.plugins import Registry
 
 
 @pytest.fixture
@@ -34,47 +38,58 @@ def forgec_compile(request: pytest.FixtureRequest) -> Callable[..., Any]:
 
     def compile_(stack: str | Path, context: str | Path | None = None, target: str | None = None,
                  model: str | None = None, *, trust_plugins: bool | Iterable[str] = False,
-                 registry: Any = None, allow_errors: bool = False) -> Any:
+                 registry: Registry | None = None, allow_errors: bool = False) -> Any:
         from forgec.codecs.context import ContextError
+        from forgec.errors import InputError
         from forgec.snapshots import SnapshotError, compile_for_snapshot
 
         stack_path = base / stack
         context_path = base / context if context is not None else None
-        if registry is None and trust_plugins is not False:
-            registry = _trusted_registry(trust_plugins)
+        env = _environment(trust_plugins, registry)
         # The failure is raised outside the ``except`` blocks so pytest shows only forgec's message,
         # not the internal exception it replaces ("During handling of the above exception…").
         try:
             return compile_for_snapshot(
-                stack_path, context_path, target=target, model=model, registry=registry,
+                stack_path, context_path, target=target, model=model, env=env,
                 require_usable=not allow_errors,
             )
         except SnapshotError as exc:
             message = f"forgec_compile: {exc}"
         except ContextError as exc:  # every problem, one ``path:line:col: FG011 [error] …`` line each
             message = "forgec_compile: the context file cannot be used:\n" + _context_lines(exc)
+        except InputError as exc:  # a stack file that cannot be read
+            message = f"forgec_compile: {exc}"
         pytest.fail(message, pytrace=False)
 
     return compile_
 
 
 def _context_lines(exc: Any) -> str:
-    from forgec.lint import Finding
+    from forgec.diagnostics.findings import Finding
     from forgec.output.concise import format_finding
 
     return "\n".join(format_finding(exc.path or "<context>", Finding(d, d.level)) for d in exc.problems)
 
 
-def _trusted_registry(trust: bool | Iterable[str]) -> Any:
-    from forgec.plugins import Registry, load_plugins
+def _environment(trust: bool | Iterable[str], registry: Registry | None) -> Environment | None:
+    """The test's environment: its own ``registry``, or the plugins it trusts (None: no plugins).
 
-    diagnostics: list[Any] = []
+    A trusted plugin that is missing or fails to load fails the test: its output would silently
+    lack the plugin's macros and slots.
+    """
+    from forgec.environment import Environment
+    from forgec.plugins import setup_plugins
+
+    if registry is not None:
+        return Environment.create(registry=registry)
+    if trust is False:
+        return None
     names: Iterable[str] = () if isinstance(trust, bool) else [trust] if isinstance(trust, str) else trust
-    registry = load_plugins(Registry(), trust_all=trust is True, trusted=names, diagnostics=diagnostics)
-    problems = [d.message for d in diagnostics if d.level != "info"]
+    setup = setup_plugins(trust_all=trust is True, trusted=names)
+    problems = [d.message for d in setup.diagnostics if d.level != "info"]
     if problems:
         pytest.fail("forgec_compile: " + "; ".join(problems), pytrace=False)
-    return registry
+    return Environment(plugins=setup)
 
 
 @pytest.fixture

@@ -16,7 +16,7 @@ from forgec.report import compile_report
 
 def _report(items: list[dict[str, Any]], messages: list[Any], **stack: Any) -> dict[str, Any]:
     doc = {"schemaVersion": 1, "id": "audit", "items": items, **stack}
-    return compile_report(doc, {"messages": messages})
+    return compile_report(doc, {"messages": messages}).to_report()
 
 
 def _slot(options: dict[str, Any] | None = None, **extra: Any) -> dict[str, Any]:
@@ -261,7 +261,7 @@ def test_synthetic_shapes() -> None:
         {"kind": "block", "id": "c", "role": "custom", "content": "C"},
     ]
     doc = {"schemaVersion": 1, "id": "audit", "items": items, "defaults": {"syntheticMessagesVisible": "no"}}
-    report = compile_report(doc, {"now": "2026-01-01T00:00:00.5Z"})
+    report = compile_report(doc, {"now": "2026-01-01T00:00:00.5Z"}).to_report()
     a, c = report["messages"]["messages"][:2]
     assert json.dumps(a) == json.dumps({
         "role": "assistant", "content": [{"type": "text", "text": "A"}], "api": "unknown",

@@ -28,7 +28,7 @@ def _compile(content: str, ctx: dict[str, Any] | None = None, **stack: Any) -> d
         "items": [{"kind": "block", "id": "b", "role": "system", "content": content}],
         **stack,
     }
-    return compile_report(doc, CTX if ctx is None else ctx)
+    return compile_report(doc, CTX if ctx is None else ctx).to_report()
 
 
 def _render(content: str) -> tuple[str, list[str]]:
@@ -102,7 +102,7 @@ def test_verified_store_example() -> None:
             {"kind": "block", "id": "u", "role": "user", "content": "B {{topic}} {{t}}"},
         ],
     }
-    report = compile_report(doc, {"variables": {"topic": "old", "keep": 2}})
+    report = compile_report(doc, {"variables": {"topic": "old", "keep": 2}}).to_report()
     assert report["variables"] == {"session": {"topic": "new", "keep": 2}, "turn": {"t": "1"}, "sessionDirty": True}
     assert report["messages"]["messages"][0]["content"][0]["text"] == "B new 1"
 
@@ -125,14 +125,11 @@ def test_unresolved_after_failures_and_completion_order() -> None:
 
 def test_rendered_values_are_not_rescanned() -> None:
     """§3.1: a variable holding ``{{x}}`` is inserted literally."""
-    report = compile_report(
-        {
+    report = compile_report({
             "schemaVersion": 1,
             "id": "audit",
             "items": [{"kind": "block", "id": "b", "role": "system", "content": "[{{v}}]"}],
-        },
-        {"variables": {"v": "{{cwd}}"}},
-    )
+        }, {"variables": {"v": "{{cwd}}"}}).to_report()
     assert report["system"]["prompt"] == "[{{cwd}}]"
     assert report["system"]["diagnostics"] == []
 
@@ -148,7 +145,7 @@ def test_stage_order_system_before_messages() -> None:
             {"kind": "block", "id": "s", "role": "system", "content": "s:{{getvar::fromUser}}{{setvar::fromSystem::S}}"},
         ],
     }
-    report = compile_report(doc, {})
+    report = compile_report(doc, {}).to_report()
     assert report["system"]["prompt"] == "s:"
     assert report["messages"]["messages"][0]["content"][0]["text"] == "u:S"
     assert report["variables"]["turn"] == {"fromSystem": "S", "fromUser": "U"}

@@ -34,7 +34,7 @@ def test_policy(policy: dict[str, Any], kept: list[str]) -> None:
 
 
 def _report(items: list[dict[str, Any]], ctx: dict[str, Any] | None = None, **stack: Any) -> dict[str, Any]:
-    return compile_report({"schemaVersion": 1, "id": "audit", "items": items, **stack}, ctx or {})
+    return compile_report({"schemaVersion": 1, "id": "audit", "items": items, **stack}, ctx or {}).to_report()
 
 
 def _sys(id_: str, content: str) -> dict[str, Any]:

@@ -29,7 +29,7 @@ SKILLS_HEAD = (
 
 
 def _report(items: list[dict[str, Any]], ctx: dict[str, Any] | None = None, **stack: Any) -> dict[str, Any]:
-    return compile_report({"schemaVersion": 1, "id": "audit", "items": items, **stack}, ctx or {})
+    return compile_report({"schemaVersion": 1, "id": "audit", "items": items, **stack}, ctx or {}).to_report()
 
 
 def _system(content: str, ctx: dict[str, Any] | None = None, **stack: Any) -> str:
@@ -441,7 +441,7 @@ def test_stack_roleplay_tavern() -> None:
         ],
         "finalizeMessages": [{"role": "assistant", "content": [{"type": "text", "text": "as an ai, I sing"}]}],
     }
-    report = compile_report(stack, ctx)
+    report = compile_report(stack, ctx).to_report()
     assert report["validation"]["stackId"] == "stack"
     assert report["validation"]["usable"] is False
     assert [d["message"][:40] for d in report["validation"]["diagnostics"]] == [
@@ -540,7 +540,7 @@ def test_stack_coding_agent_prepend() -> None:
         ],
         "messages": messages,
     }
-    report = compile_report(stack, ctx)
+    report = compile_report(stack, ctx).to_report()
     assert [(d["level"], d.get("itemId")) for d in report["validation"]["diagnostics"]] == [
         ("warning", "x"),
         ("warning", "bad"),
@@ -605,7 +605,7 @@ def test_stack_roleplay_long_cyrillic_history() -> None:
             {"kind": "block", "id": "nudge", "role": "assistant", "content": "{{char}}: {{lower::{{upper::{{lastUserMessage}}}}}}"},
         ],
     }
-    report = compile_report(stack, {"now": "2026-12-31T21:30:00Z", "timezone": "Europe/Moscow", "variables": {"mood": "playful", "count": 7}, "messages": history})
+    report = compile_report(stack, {"now": "2026-12-31T21:30:00Z", "timezone": "Europe/Moscow", "variables": {"mood": "playful", "count": 7}, "messages": history}).to_report()
     assert report["validation"]["diagnostics"] == []
     assert report["system"] == {"prompt": "Лиса talks to Путник. Mood: sly.\n\nVariables:\nsession:\n- count: 7\n- mood: sly", "diagnostics": []}
     texts = [m["content"] if isinstance(m["content"], str) else m["content"][0]["text"] for m in report["messages"]["messages"]]
@@ -679,7 +679,7 @@ def test_stack_research_agent_every_info_slot() -> None:
             {"role": "assistant", "content": [{"type": "text", "text": "done"}]},
         ],
     }
-    report = compile_report(stack, ctx)
+    report = compile_report(stack, ctx).to_report()
     assert report["system"]["prompt"] == (
         "Research assistant. 2026-01-01 (05:45:00).\n\nCurrent date: 2026-01-01\n\n"
         '<available_tools>\n  <tool name="read">Read files</tool>\n  <tool name="web_search">Search the web</tool>\n'
@@ -742,7 +742,7 @@ def test_stack_ops_agent_implicit_history_and_finalize() -> None:
             {"role": "user", "content": "x  "},
         ],
     }
-    report = compile_report(stack, ctx)
+    report = compile_report(stack, ctx).to_report()
     compile_error = "Invalid regular expression: /(?<n>a)(?<n>b)/: Duplicate capture group name"
     assert report["validation"]["diagnostics"][-1] == {"level": "error", "message": f"Regex rule broken pattern failed to compile: {compile_error}"}
     assert report["system"]["prompt"] == "Base prompt (PRODUCTION).\n\nOps agent for PRODUCTION. Tools: kubectl, logs.\r\nUse kubectl carefully."

@@ -23,7 +23,7 @@ def _session() -> dict[str, Any]:
 
 
 def _report(items: list[dict[str, Any]], ctx: dict[str, Any], **stack: Any) -> dict[str, Any]:
-    return compile_report({"schemaVersion": 1, "id": "audit", "items": items, **stack}, ctx)
+    return compile_report({"schemaVersion": 1, "id": "audit", "items": items, **stack}, ctx).to_report()
 
 
 def _system(content: str, ctx: dict[str, Any] | None = None) -> str:

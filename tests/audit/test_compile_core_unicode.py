@@ -15,7 +15,7 @@ from forgec.report import compile_report
 
 
 def _report(items: list[dict[str, Any]], ctx: dict[str, Any] | None = None, **stack: Any) -> dict[str, Any]:
-    return compile_report({"schemaVersion": 1, "id": "audit", "items": items, **stack}, ctx or {})
+    return compile_report({"schemaVersion": 1, "id": "audit", "items": items, **stack}, ctx or {}).to_report()
 
 
 def _system(content: str, ctx: dict[str, Any] | None = None) -> str:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from forgec.errors import InputError
 from forgec.importers.sillytavern import convert_preset, import_preset
 
 PRESET = (
@@ -49,13 +50,14 @@ def test_parse_errors(tmp_path: Path, data: bytes, reason: str) -> None:
 
 
 def test_read_errors(tmp_path: Path) -> None:
+    # no preset at all is the caller's mistake: raised, with pi-forge's text
     missing = tmp_path / "missing.json"
-    assert import_preset(missing).error == (
-        f"Failed to read or parse {missing}: ENOENT: no such file or directory, open '{missing}'"
-    )
-    assert import_preset(tmp_path).error == (
-        f"Failed to read or parse {tmp_path}: EISDIR: illegal operation on a directory, read"
-    )
+    with pytest.raises(InputError) as caught:
+        import_preset(missing)
+    assert str(caught.value) == f"Failed to read or parse {missing}: ENOENT: no such file or directory, open '{missing}'"
+    with pytest.raises(InputError) as caught:
+        import_preset(tmp_path)
+    assert str(caught.value) == f"Failed to read or parse {tmp_path}: EISDIR: illegal operation on a directory, read"
 
 
 @pytest.mark.parametrize("data", [b"[]", b"null", b'"s"', b"5", b"true"])

@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from forgec.importers.sillytavern import NESTED_TOO_DEEPLY, convert_preset, import_preset, iso_timestamp
-from forgec.js.values import dumps_report
+from forgec.js.values import UNDEFINED, dumps_report
 
 SKELETON: dict[str, Any] = {
     "preset_name": "P",
@@ -71,7 +71,9 @@ def _replace(doc: Any, path: tuple[Any, ...], value: Any) -> Any:
 
 
 def _must_not_raise(raw: Any, character_id: Any) -> None:
-    result = import_preset(raw, character_id, file_name="p.json", now_ms=0)
+    # the parsed value, whatever it is (a string root too: import_preset would read a str as a path)
+    given = UNDEFINED if character_id is None else character_id
+    result = convert_preset(raw, "p.json", None, given, now_ms=0)
     assert (result.error is None) == (result.stack is not None and result.report is not None)
     dumps_report({"import": result.import_section()})
 

@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from forgec.codecs.stack import file_stem, list_stack_files, load_stack_data, load_stack_folder
+from forgec.codecs.stack import file_stem, load_stack_data, load_stack_folder
+from forgec.workspace import list_resource_files
 
 HISTORY = {"kind": "slot", "id": "h", "slot": "chat-history"}
 
@@ -155,7 +156,7 @@ def test_listing_sorts_by_utf16_code_units(tmp_path: Path) -> None:
     names = ["\ue000.json", "\U0001f600.json", "\uffee.json", "z.json", "B.json", "_.json", "a.JSON", "c.json.bak"]
     for name in names:
         (tmp_path / name).write_text("{}", encoding="utf-8")
-    listed = [p.name for p in list_stack_files([tmp_path], include_yaml=False)]
+    listed = [p.name for p in list_resource_files([tmp_path], (".json",))]
     assert listed == ["B.json", "_.json", "z.json", "\U0001f600.json", "\ue000.json", "\uffee.json"]
 
 
@@ -186,7 +187,7 @@ def test_primary_shadows_legacy_and_groups_are_separate(tmp_path: Path) -> None:
     (primary / "s.json").write_text(json.dumps({"id": "one", "items": []}), encoding="utf-8")
     (legacy / "s.json").write_text(json.dumps({"id": "two", "items": []}), encoding="utf-8")
     (legacy / "t.json").write_text(json.dumps({"id": "one", "items": []}), encoding="utf-8")
-    files = list_stack_files([primary, tmp_path / "missing", legacy], include_yaml=False)
+    files = list_resource_files([primary, tmp_path / "missing", legacy], (".json",))
     assert files == [primary / "s.json", legacy / "t.json"]
     loaded = load_stack_folder([primary, legacy], include_yaml=False)
     assert loaded[0].diagnostics[-1].message == "Duplicate project stack id: one appears in multiple files (s.json, t.json)."

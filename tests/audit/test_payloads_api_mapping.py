@@ -20,7 +20,7 @@ from emit.scenarios import (
     user,
 )
 
-from forgec.emit import emit_body
+from forgec.emit import Prompt, emit_body
 
 EPHEMERAL = {"type": "ephemeral"}
 PNG_BLOCK = {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo="}}
@@ -52,7 +52,7 @@ def test_top_level_keys_without_tools() -> None:
 
 
 def test_prompt_cache_key_is_cut_to_64() -> None:
-    body = emit_body("openai-responses", "", [user("q")], None, None, session_id="s" * 80)
+    body = emit_body("openai-responses", Prompt("", [user("q")], None, None, session_id="s" * 80))
     assert body["prompt_cache_key"] == "s" * 64
 
 
@@ -197,7 +197,7 @@ def test_google_user_parts_keep_blank_text() -> None:
 def test_google_signature_must_look_like_base64() -> None:
     def parts(signature: str) -> list[Any]:
         turn = assistant([text("a", textSignature=signature)], who=GEMINI)
-        return emit_body("google-generative-ai", "", [user("q"), turn], None, None)["contents"][1]["parts"]
+        return emit_body("google-generative-ai", Prompt("", [user("q"), turn], None, None))["contents"][1]["parts"]
 
     assert parts("QUJD") == [{"text": "a", "thoughtSignature": "QUJD"}]
     assert parts("QQ==") == [{"text": "a", "thoughtSignature": "QQ=="}]
@@ -211,10 +211,10 @@ def test_google_signature_must_look_like_base64() -> None:
 def test_google_same_model_ignores_api_but_needs_provider() -> None:
     who = {**GEMINI, "provider": "google-vertex"}
     turn = assistant([call("c1", thoughtSignature="QUJD")], who=who)
-    contents = emit_body("google-generative-ai", "", [user("q"), turn, result("c1", [text("r")])], None, None)
+    contents = emit_body("google-generative-ai", Prompt("", [user("q"), turn, result("c1", [text("r")])], None, None))
     assert contents["contents"][1]["parts"] == [{"functionCall": {"name": "read", "args": {"path": "a.txt"}}}]
     own = assistant([call("c1", thoughtSignature="QUJD"), thinking("t", "QUJD")], who=GEMINI)
-    contents = emit_body("google-generative-ai", "", [user("q"), own, result("c1", [text("r")])], None, None)
+    contents = emit_body("google-generative-ai", Prompt("", [user("q"), own, result("c1", [text("r")])], None, None))
     assert contents["contents"][1]["parts"] == [
         {"functionCall": {"name": "read", "args": {"path": "a.txt"}}, "thoughtSignature": "QUJD"},
         {"thought": True, "text": "t", "thoughtSignature": "QUJD"},
@@ -229,7 +229,7 @@ def test_google_tool_results_merge_until_an_image_turn() -> None:
         result("c2", [PNG], error=True, ts=3001),
         result("c3", [], ts=3002),
     ]
-    contents = emit_body("google-generative-ai", "", messages, None, None)["contents"]
+    contents = emit_body("google-generative-ai", Prompt("", messages, None, None))["contents"]
     assert contents[2:] == [
         {
             "role": "user",
@@ -247,7 +247,7 @@ def test_google_tool_results_merge_until_an_image_turn() -> None:
 def test_google_result_after_user_text_is_not_merged() -> None:
     messages = [user("q"), assistant([call("c1")], who=GEMINI), user("interject", ts=2500),
                 result("c1", [text("a")])]
-    contents = emit_body("google-generative-ai", "", messages, None, None)["contents"]
+    contents = emit_body("google-generative-ai", Prompt("", messages, None, None))["contents"]
     # the pending call is answered before the user message; the real result follows separately
     assert [len(c["parts"]) for c in contents] == [1, 1, 1, 1, 1]
     assert contents[2]["parts"][0]["functionResponse"]["response"] == {"error": "No result provided"}
@@ -269,13 +269,13 @@ def test_completions_reasoning_field_from_signature() -> None:
          text("B")],
         who=OPENROUTER,
     )
-    msg = emit_body("openai-completions", "", [user("q"), turn], None, None)["messages"][1]
+    msg = emit_body("openai-completions", Prompt("", [user("q"), turn], None, None))["messages"][1]
     assert msg == {"role": "assistant", "content": "AB", "reasoning_content": "one\ntwo"}
 
 
 def test_completions_reasoning_only_turn_is_dropped() -> None:
     turn = assistant([thinking("why", "reasoning")], who=OPENROUTER)
-    msgs = emit_body("openai-completions", "", [user("q"), turn, user("r", ts=3000)], None, None)["messages"]
+    msgs = emit_body("openai-completions", Prompt("", [user("q"), turn, user("r", ts=3000)], None, None))["messages"]
     assert [m["role"] for m in msgs] == ["user", "user"]
 
 
@@ -290,7 +290,7 @@ def test_completions_tool_calls_arguments_and_reasoning_details() -> None:
         who=OPENROUTER,
     )
     messages = [user("q"), turn, result("c1", [text("r")]), result("c2", [text("r")]), result("c3", [text("r")])]
-    msgs = emit_body("openai-completions", "", messages, None, None)["messages"]
+    msgs = emit_body("openai-completions", Prompt("", messages, None, None))["messages"]
     assert msgs[1] == {
         "role": "assistant",
         "content": None,
@@ -312,7 +312,7 @@ def test_completions_tool_results_and_image_message_after_the_run() -> None:
         result("c2", [], ts=3001),
         result("c3", [text("t"), JPG], ts=3002),
     ]
-    msgs = emit_body("openai-completions", "", messages, None, None)["messages"]
+    msgs = emit_body("openai-completions", Prompt("", messages, None, None))["messages"]
     assert msgs[2:] == [
         {"role": "tool", "content": "(see attached image)", "tool_call_id": "c1"},
         {"role": "tool", "content": "(no tool output)", "tool_call_id": "c2"},
@@ -340,7 +340,7 @@ def test_responses_counter_and_empty_text() -> None:
         assistant([thinking("unsigned")], who=GPT, ts=3500),  # produces nothing: skipped, not counted
         assistant([text(""), text("b", textSignature="")], who=GPT, ts=4000),  # 3
     ]
-    items = emit_body("openai-responses", "", messages, None, None)["input"]
+    items = emit_body("openai-responses", Prompt("", messages, None, None))["input"]
     assert [i.get("id") for i in items[-2:]] == ["msg_pi_3", "msg_pi_3_1"]
     assert items[-2] == {
         "type": "message",
@@ -361,7 +361,7 @@ def test_responses_text_signature_forms() -> None:
         text("e", textSignature=long_id),
         text("f", textSignature='{"v":true,"id":"msg_m"}'),
     ]
-    items = emit_body("openai-responses", "", [user("q"), assistant(parts, who=GPT)], None, None)["input"]
+    items = emit_body("openai-responses", Prompt("", [user("q"), assistant(parts, who=GPT)], None, None))["input"]
     from forgec.emit.convert import short_hash
 
     assert [(i["id"], i.get("phase")) for i in items[1:]] == [
@@ -377,7 +377,7 @@ def test_responses_text_signature_forms() -> None:
 def test_responses_reasoning_item_replayed_and_unsigned_dropped() -> None:
     item = '{"type":"reasoning","id":"rs_9","summary":[{"type":"summary_text","text":"s"}],"encrypted_content":"E"}'
     turn = assistant([thinking("t", item), thinking("plain"), text("A")], who=GPT)
-    items = emit_body("openai-responses", "", [user("q"), turn], None, None)["input"]
+    items = emit_body("openai-responses", Prompt("", [user("q"), turn], None, None))["input"]
     assert items[1] == {
         "type": "reasoning", "id": "rs_9", "summary": [{"type": "summary_text", "text": "s"}], "encrypted_content": "E",
     }
@@ -392,7 +392,7 @@ def test_responses_tool_output_forms() -> None:
         result("c2|fc_2", [], ts=3001),
         result("c3|fc_3", [text("see"), PNG], ts=3002),
     ]
-    items = emit_body("openai-responses", "", messages, None, None)["input"]
+    items = emit_body("openai-responses", Prompt("", messages, None, None))["input"]
     assert items[4:] == [
         {"type": "function_call_output", "call_id": "c1", "output": "a\nb"},
         {"type": "function_call_output", "call_id": "c2", "output": "(no tool output)"},
@@ -425,7 +425,7 @@ def test_claude_turns_are_own_only_for_anthropic() -> None:
 
 def test_completions_signed_reasoning_with_tool_call_keeps_null_content() -> None:
     turn = assistant([thinking("why", "reasoning"), call("c1")], who=OPENROUTER)
-    msgs = emit_body("openai-completions", "", [user("q"), turn, result("c1", [text("r")])], None, None)["messages"]
+    msgs = emit_body("openai-completions", Prompt("", [user("q"), turn, result("c1", [text("r")])], None, None))["messages"]
     assert msgs[1] == {
         "role": "assistant",
         "content": None,
@@ -436,7 +436,7 @@ def test_completions_signed_reasoning_with_tool_call_keeps_null_content() -> Non
 
 def test_completions_foreign_thought_signature_gives_no_reasoning_details() -> None:
     turn = assistant([call("c1", thoughtSignature='{"type":"reasoning.text"}')], who=CLAUDE)
-    msgs = emit_body("openai-completions", "", [user("q"), turn, result("c1", [text("r")])], None, None)["messages"]
+    msgs = emit_body("openai-completions", Prompt("", [user("q"), turn, result("c1", [text("r")])], None, None))["messages"]
     assert "reasoning_details" not in msgs[1]
 
 
@@ -453,7 +453,7 @@ def test_responses_counter_counts_synthetic_results_not_failed_turns() -> None:
         assistant([text("boom")], who=GPT, ts=3500, stop="error"),  # dropped, not counted
         assistant([text("done")], who=GPT, ts=4000),  # 4
     ]
-    items = emit_body("openai-responses", "", messages, None, None)["input"]
+    items = emit_body("openai-responses", Prompt("", messages, None, None))["input"]
     assert items[2] == {"type": "function_call_output", "call_id": "c1", "output": "No result provided"}
     assert items[-1]["id"] == "msg_pi_4"
     assert len(items) == 5
@@ -462,5 +462,5 @@ def test_responses_counter_counts_synthetic_results_not_failed_turns() -> None:
 def test_responses_arguments_number_forms() -> None:
     args = {"z": 1e21, "y": 1.5e-7, "x": 2.50, "w": [True, None]}
     turn = assistant([call("c1|fc_1", arguments=args)], who=GPT)
-    items = emit_body("openai-responses", "", [user("q"), turn, result("c1|fc_1", [text("r")])], None, None)["input"]
+    items = emit_body("openai-responses", Prompt("", [user("q"), turn, result("c1|fc_1", [text("r")])], None, None))["input"]
     assert items[1]["arguments"] == '{"z":1e+21,"y":1.5e-7,"x":2.5,"w":[true,null]}'

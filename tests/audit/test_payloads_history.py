@@ -17,7 +17,7 @@ from emit.scenarios import (
     user,
 )
 
-from forgec.emit import emit_body
+from forgec.emit import Prompt, emit_body
 
 # --- §2 host conversion ----------------------------------------------------------------------------
 
@@ -120,7 +120,7 @@ def test_foreign_thinking_becomes_text_everywhere_else() -> None:
 
 def test_foreign_tool_call_loses_thought_signature() -> None:
     turn = assistant([call("c1", thoughtSignature="c2lnbmF0dXJl")], who=CLAUDE)
-    contents = emit_body("google-generative-ai", "", [user("q"), turn, result("c1", [text("r")])], None, None)
+    contents = emit_body("google-generative-ai", Prompt("", [user("q"), turn, result("c1", [text("r")])], None, None))
     assert contents["contents"][1]["parts"] == [{"functionCall": {"name": "read", "args": {"path": "a.txt"}}}]
 
 
@@ -194,7 +194,7 @@ def test_content_null_becomes_empty() -> None:
 def test_own_turns_of_each_target() -> None:
     for who, api in ((GEMINI, "google-generative-ai"), (OPENROUTER, "openai-completions")):
         turn = assistant([thinking("deep", "reasoning"), text("A")], who=who)
-        body = emit_body(api, "", [user("q"), turn], None, None)
+        body = emit_body(api, Prompt("", [user("q"), turn], None, None))
         if api == "google-generative-ai":
             # "reasoning" is 9 characters: not a usable base64 signature
             assert body["contents"][1]["parts"] == [{"thought": True, "text": "deep"}, {"text": "A"}]

@@ -10,13 +10,13 @@ from typing import Any
 
 from emit.scenarios import CLAUDE, GPT, OPENROUTER, assistant, call, result, text, user
 
-from forgec.emit import emit_body
+from forgec.emit import Prompt, emit_body
 from forgec.emit.convert import short_hash
 
 
 def _round_trip(api: str, call_id: str, who: dict[str, str] = CLAUDE) -> dict[str, Any]:
     messages = [user("q"), assistant([call(call_id)], who=who), result(call_id, [text("r")]), user("next", ts=4000)]
-    return emit_body(api, "", messages, None, None)
+    return emit_body(api, Prompt("", messages, None, None))
 
 
 # --- anthropic-messages ----------------------------------------------------------------------------

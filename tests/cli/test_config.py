@@ -8,11 +8,11 @@ import pytest
 
 from forgec.rules import all_rules
 from forgec.settings import (
-    Config,
-    ConfigError,
     RuleSelection,
+    Settings,
+    SettingsError,
     find_pyproject,
-    load_config,
+    load_settings,
     parse_selector_list,
     parse_table,
 )
@@ -82,9 +82,9 @@ def test_selector_list_parsing(two_rules) -> None:
     a, b = two_rules
     assert parse_selector_list(f" {a}, {b[:3]} ,,") == (a, b[:3])
     assert parse_selector_list(None) == ()
-    with pytest.raises(ConfigError, match="unknown rule selector 'FG12345'"):
+    with pytest.raises(SettingsError, match="unknown rule selector 'FG12345'"):
         parse_selector_list("FG12345")
-    with pytest.raises(ConfigError):
+    with pytest.raises(SettingsError):
         parse_selector_list("E501")
 
 
@@ -94,9 +94,9 @@ def test_find_pyproject_skips_files_without_table(tmp_path: Path) -> None:
     inner.mkdir(parents=True)
     (tmp_path / "pkg" / "pyproject.toml").write_text("[project]\nname = 'pkg'\n")
     assert find_pyproject(inner) == tmp_path / "pyproject.toml"
-    config = load_config(inner)
+    config = load_settings(inner)
     assert config.strict is True and config.path == tmp_path / "pyproject.toml"
 
 
 def test_no_pyproject_gives_defaults(tmp_path: Path) -> None:
-    assert load_config(tmp_path) == Config()
+    assert load_settings(tmp_path) == Settings()

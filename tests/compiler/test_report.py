@@ -11,6 +11,6 @@ def test_a_loaded_context_can_be_reused_across_reports() -> None:
 
     case = Path(__file__).resolve().parents[1] / "conformance" / "cases" / "macro-cross-compile"
     context = load_context(case / "context.json")
-    first = compile_report(case / "stack.json", context)
-    second = compile_report(case / "stack.json", context)
-    assert first == second == compile_report(case / "stack.json", case / "context.json")
+    first = compile_report(case / "stack.json", context).to_report()
+    second = compile_report(case / "stack.json", context).to_report()
+    assert first == second == compile_report(case / "stack.json", case / "context.json").to_report()

@@ -30,7 +30,7 @@ def test_report_validation_with_other_files(tmp_path: Path) -> None:
 
     case = "loader-duplicate-stack-ids"
     expected = json.loads((CASES / case / "expected.json").read_text(encoding="utf-8"))
-    report = compile_report(_project_copy(case, tmp_path, "main.json"), CASES / case / "context.json")
+    report = compile_report(_project_copy(case, tmp_path, "main.json"), CASES / case / "context.json").to_report()
     assert dumps_report(report["validation"]) == dumps_report(expected["validation"])
     assert dumps_report(report["fingerprints"]) == dumps_report(expected["fingerprints"])
 
@@ -38,7 +38,7 @@ def test_report_validation_with_other_files(tmp_path: Path) -> None:
 def test_report_without_folder_has_no_other_files() -> None:
     from forgec import compile_report
 
-    report = compile_report(CASES / "history-basic-position" / "stack.json", {})
+    report = compile_report(CASES / "history-basic-position" / "stack.json", {}).to_report()
     assert "otherFiles" not in report["validation"]
     assert "finalize" not in report
     assert set(report) >= {"validation", "system", "messages", "variables"}

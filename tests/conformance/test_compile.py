@@ -29,7 +29,7 @@ def _report(case: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, A
         from forgec import compile_report
 
         stack_path = lay_out_case(case, tmp_path_factory.mktemp(case.name))
-        cached = compile_report(stack_path, case / "context.json")
+        cached = compile_report(stack_path, case / "context.json").to_report()
         _REPORTS[case.name] = cached
     return cached
 

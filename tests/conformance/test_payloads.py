@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from forgec.emit import build_payloads
+from forgec.emit import Prompt, build_payloads
 from forgec.fingerprint import canonical_json
 from forgec.js.values import dumps_report
 
@@ -78,7 +78,7 @@ def test_payloads_match_reference(case: Path) -> None:
     _originals(context.get("messages", []), found)
     messages = _restore_key_order(expected["messages"]["messages"], found)
 
-    actual = build_payloads(expected["system"]["prompt"], messages, context.get("tools"), context.get("thinkingLevel"))
+    actual = build_payloads(Prompt(expected["system"]["prompt"], messages, context.get("tools"), context.get("thinkingLevel")))
 
     assert dumps_report(_comparable(actual)) == dumps_report(_comparable(expected["payloads"]))
 
@@ -88,6 +88,6 @@ def test_error_entries_carry_the_v8_message() -> None:
     case = CASES / "history-tool-repair-dangling"
     expected = _load(case / "expected.json")
     context = _load(case / "context.json")
-    actual = build_payloads(expected["system"]["prompt"], expected["messages"]["messages"], context.get("tools"), None)
+    actual = build_payloads(Prompt(expected["system"]["prompt"], expected["messages"]["messages"], context.get("tools"), None))
     for api in ("openai-completions", "openai-responses"):
         assert actual[api]["error"] == expected["payloads"][api]["error"]

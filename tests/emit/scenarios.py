@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from forgec.emit import build_payloads
+from forgec.emit import Prompt, build_payloads
 
 #: Assistant-turn identities of the four reference models (payloads.md §1): a turn is the target's
 #: own when provider, api and model all match (§4).
@@ -106,7 +106,7 @@ def section(
     messages: list[Any], level: str | None = None, tools: Any = None, system: str = "S"
 ) -> dict[str, Any]:
     """The ``payloads`` section for these inputs (all four APIs)."""
-    return build_payloads(system, messages, tools, level)
+    return build_payloads(Prompt(system, messages, tools, level))
 
 
 def bodies(

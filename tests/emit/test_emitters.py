@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from forgec.codecs.catalog import Model, default_catalog
-from forgec.emit import build_payloads, emit_body
+from forgec.emit import Prompt, build_payloads, emit_body
 from forgec.emit.convert import short_hash
 
 from .scenarios import (
@@ -53,7 +53,7 @@ def test_thinking_off_everywhere() -> None:
     ],
 )
 def test_thinking_levels(level: str, claude_budget: int, gemini_budget: int, openrouter: str, gpt: str) -> None:
-    section = build_payloads("S", CONVERSATION, None, level)
+    section = build_payloads(Prompt("S", CONVERSATION, None, level))
     anthropic = section["anthropic-messages"]["body"]
     assert anthropic["max_tokens"] == 64000
     assert anthropic["thinking"] == {"type": "enabled", "budget_tokens": claude_budget, "display": "summarized"}
@@ -86,7 +86,7 @@ def test_usage_based_caps() -> None:
 
 
 def test_anthropic_budget_shrinks_with_the_cap() -> None:
-    body = build_payloads("S", _anchored(990000), None, "high")["anthropic-messages"]["body"]
+    body = build_payloads(Prompt("S", _anchored(990000), None, "high"))["anthropic-messages"]["body"]
     cap = 1000000 - 990001 - 4096
     assert body["max_tokens"] == cap
     assert body["thinking"]["budget_tokens"] == cap - 1024
@@ -94,7 +94,7 @@ def test_anthropic_budget_shrinks_with_the_cap() -> None:
 
 def test_anthropic_budget_when_max_tokens_below_budget() -> None:
     small = Model("anthropic", "small", "anthropic-messages", context_window=200000, max_tokens=8000, reasoning=True)
-    body = emit_body("anthropic-messages", "S", CONVERSATION, None, "high", small)
+    body = emit_body("anthropic-messages", Prompt("S", CONVERSATION, None, "high"), small)
     assert body["max_tokens"] == 8000
     assert body["thinking"]["budget_tokens"] == 8000 - 1024
 
@@ -211,7 +211,7 @@ def test_responses_replays_own_reasoning_and_ids() -> None:
         ],
         who=GPT,
     )
-    body = emit_body("openai-responses", "S", [user("q"), turn, result("call_1|fc_1", [text("r")])], None, None)
+    body = emit_body("openai-responses", Prompt("S", [user("q"), turn, result("call_1|fc_1", [text("r")])], None, None))
     items = body["input"]
     assert items[0] == {"role": "developer", "content": "S"}
     assert items[2] == {"type": "reasoning", "id": "rs_1", "summary": []}
@@ -226,20 +226,20 @@ def test_responses_replays_own_reasoning_and_ids() -> None:
     }
     assert items[6] == {"type": "function_call_output", "call_id": "call_1", "output": "r"}
     assert body["prompt_cache_key"] == "01950000-0000-7000-8000-000000000000"
-    other = emit_body("openai-responses", "S", [user("q")], None, None, session_id="abc")
+    other = emit_body("openai-responses", Prompt("S", [user("q")], None, None, session_id="abc"))
     assert other["prompt_cache_key"] == "abc"
 
 
 def test_responses_bad_reasoning_signature_fails() -> None:
     turn = assistant([thinking("why", "not json")], who=GPT)
-    section = build_payloads("S", [user("q"), turn], None, None)
+    section = build_payloads(Prompt("S", [user("q"), turn], None, None))
     assert "error" in section["openai-responses"]
     assert "body" in section["anthropic-messages"]
 
 
 def test_responses_foreign_ids_are_hashed() -> None:
     messages = [user("q"), assistant([call("call 1|item/1")]), result("call 1|item/1", [text("r")])]
-    items = emit_body("openai-responses", "", messages, None, None)["input"]
+    items = emit_body("openai-responses", Prompt("", messages, None, None))["input"]
     # foreign turn: the item half becomes fc_ + shortHash(item); the result follows the new id
     assert items[1]["call_id"] == "call_1"
     assert items[1]["id"] == "fc_" + short_hash("item/1")
@@ -247,25 +247,25 @@ def test_responses_foreign_ids_are_hashed() -> None:
     # a different GPT model of the same provider/API: the item id is not sent
     other_gpt = {**GPT, "model": "gpt-4.1"}
     messages = [user("q"), assistant([call("c9|fc_9")], who=other_gpt), result("c9|fc_9", [text("r")])]
-    item = emit_body("openai-responses", "", messages, None, None)["input"][1]
+    item = emit_body("openai-responses", Prompt("", messages, None, None))["input"][1]
     assert item["call_id"] == "c9"
     assert "id" not in item
 
 
 def test_completions_own_reasoning_and_long_ids() -> None:
     own = assistant([thinking("because", "reasoning"), text("Hi"), text(" there")], who=OPENROUTER)
-    body = emit_body("openai-completions", "S", [user("q"), own], None, None)
+    body = emit_body("openai-completions", Prompt("S", [user("q"), own], None, None))
     assert body["messages"][0] == {"role": "system", "content": "S"}
     assert body["messages"][2] == {"role": "assistant", "content": "Hi there", "reasoning": "because"}
 
     long_id = "call_" + "x" * 40 + "|fc_item"
     messages = [user("q"), assistant([call(long_id)], who=GPT), result(long_id, [text("r")])]
-    converted = emit_body("openai-completions", "", messages, None, None)["messages"]
+    converted = emit_body("openai-completions", Prompt("", messages, None, None))["messages"]
     expected_id = ("call_" + "x" * 26) + "_" + short_hash(long_id)[:8]
     assert converted[1]["tool_calls"][0]["id"] == expected_id
     assert converted[2]["tool_call_id"] == expected_id
     short = [user("q"), assistant([call("ab|c.d")], who=GPT), result("ab|c.d", [text("r")])]
-    assert emit_body("openai-completions", "", short, None, None)["messages"][1]["tool_calls"][0]["id"] == "ab_c_d"
+    assert emit_body("openai-completions", Prompt("", short, None, None))["messages"][1]["tool_calls"][0]["id"] == "ab_c_d"
 
 
 def test_google_own_turn_signatures() -> None:
@@ -273,7 +273,7 @@ def test_google_own_turn_signatures() -> None:
         [thinking("hm", "c2lnbmF0dXJl"), text("ok", textSignature="not base64!"), call("c1")],
         who=GEMINI,
     )
-    contents = emit_body("google-generative-ai", "", [user("q"), own], None, None)["contents"]
+    contents = emit_body("google-generative-ai", Prompt("", [user("q"), own], None, None))["contents"]
     assert contents[1] == {
         "role": "model",
         "parts": [
@@ -305,7 +305,7 @@ def test_no_system_prompt() -> None:
 def test_catalog_model_without_images() -> None:
     catalog = default_catalog()
     blind = Model("acme", "text-only", "openai-completions", context_window=32000, max_tokens=4000)
-    body = emit_body("openai-completions", "", [user([text("see"), PNG, PNG])], None, None, blind, catalog=catalog)
+    body = emit_body("openai-completions", Prompt("", [user([text("see"), PNG, PNG])], None, None), blind, catalog=catalog)
     assert body["messages"][0]["content"] == [
         {"type": "text", "text": "see"},
         {"type": "text", "text": "(image omitted: model does not support images)"},
@@ -346,7 +346,7 @@ _message = st.fixed_dictionaries(
 @settings(max_examples=150, deadline=None)
 @given(st.lists(_message, max_size=5), st.sampled_from([None, "off", "minimal", "high", "max", "bogus"]))
 def test_malformed_messages_never_raise(messages: list[Any], level: str | None) -> None:
-    section = build_payloads("S", messages, [{"name": "t"}], level)
+    section = build_payloads(Prompt("S", messages, [{"name": "t"}], level))
     assert set(section) == {"anthropic-messages", "google-generative-ai", "openai-completions", "openai-responses"}
     for entry in section.values():
         assert ("body" in entry) != ("error" in entry)
@@ -356,22 +356,22 @@ def test_malformed_messages_never_raise(messages: list[Any], level: str | None) 
 
 
 def test_emit_body_raises_what_compile_payload_returns() -> None:
-    from forgec.emit import PayloadError, compile_payload
+    from forgec.emit import PayloadError, build_request
 
     turn = assistant([thinking("why", "not json")], who=GPT)
-    result = compile_payload("openai-responses", "S", [user("q"), turn], None, None)
+    result = build_request("openai-responses", Prompt("S", [user("q"), turn], None, None))
     assert result.body is None and result.error
     assert [(d.code, d.level) for d in result.diagnostics] == [("FG801", "error")]
     with pytest.raises(PayloadError) as caught:
-        emit_body("openai-responses", "S", [user("q"), turn], None, None)
+        emit_body("openai-responses", Prompt("S", [user("q"), turn], None, None))
     assert str(caught.value) == result.error
 
 
 def test_malformed_input_becomes_an_error_entry_not_a_traceback() -> None:
-    from forgec.emit import compile_payload
+    from forgec.emit import build_request
 
     # an unhashable tool name trips the de-duplication (§5); the failure is reported, never raised
-    result = compile_payload("anthropic-messages", "", [user("q")], [{"name": ["x"]}], None)
+    result = build_request("anthropic-messages", Prompt("", [user("q")], [{"name": ["x"]}], None))
     assert result.body is None and result.error is not None and result.error.startswith("TypeError")
 
 
@@ -379,4 +379,4 @@ def test_a_model_of_another_api_is_a_usage_error() -> None:
     from forgec.codecs.catalog import CatalogError
 
     with pytest.raises(CatalogError):
-        emit_body("openai-responses", "", [user("q")], None, None, "anthropic/claude-sonnet-4-5")
+        emit_body("openai-responses", Prompt("", [user("q")], None, None), "anthropic/claude-sonnet-4-5")

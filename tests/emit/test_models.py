@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from forgec.codecs.catalog import API_ORDER, CatalogError, catalog_from_json, default_catalog, load_catalog
-from forgec.emit import build_payloads
+from forgec.codecs.catalog import CatalogError, catalog_from_json, default_catalog, load_catalog
+from forgec.emit import Prompt, build_payloads
+from forgec.model import API_ORDER
 
 BUNDLED = Path(__file__).resolve().parents[2] / "forgec" / "codecs" / "models.json"
 
@@ -42,7 +43,7 @@ def test_user_catalog_overrides_and_adds(tmp_path: Path) -> None:
     )
     catalog = load_catalog(path)
     assert catalog.get("anthropic/claude-sonnet-4-5") is default_catalog().get("anthropic/claude-sonnet-4-5")
-    section = build_payloads("S", [{"role": "user", "content": "hi", "timestamp": 1}], None, "high", models=catalog)
+    section = build_payloads(Prompt("S", [{"role": "user", "content": "hi", "timestamp": 1}], None, "high"), models=catalog)
     entry = section["openai-completions"]
     assert entry["model"] == {"api": "openai-completions", "provider": "acme", "id": "fast-1"}
     assert entry["thinkingLevel"] == "off"  # a model without reasoning supports only off

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from forgec.emit import build_payloads
+from forgec.emit import Prompt, build_payloads
 
 CASE = Path(__file__).resolve().parents[1] / "conformance" / "cases" / "payload-same-model-replay"
 
@@ -35,7 +35,7 @@ def _inputs() -> tuple[str, list[Any], Any, Any]:
 
 
 def test_payloads_without_network(no_network: None) -> None:
-    section = build_payloads(*_inputs())
+    section = build_payloads(Prompt(*_inputs()))
     assert all("body" in entry for entry in section.values())
 
 
@@ -52,9 +52,9 @@ def test_compile_command_without_network(no_network: None) -> None:
 def test_hot_path_imports_no_sdk() -> None:
     code = (
         "import sys\n"
-        "from forgec.emit import build_payloads\n"
+        "from forgec.emit import Prompt, build_payloads\n"
         "import forgec.emit.redact, forgec.fingerprint\n"
-        "build_payloads('S', [{'role': 'user', 'content': 'hi', 'timestamp': 1}], None, 'high')\n"
+        "build_payloads(Prompt('S', [{'role': 'user', 'content': 'hi', 'timestamp': 1}], None, 'high'))\n"
         "bad = [m for m in sys.modules if m.split('.')[0] in ('openai', 'anthropic', 'httpx', 'pydantic')"
         " or m.startswith('google.genai')]\n"
         "assert not bad, bad\n"

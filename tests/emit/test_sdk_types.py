@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from forgec.emit import build_payloads
+from forgec.emit import Prompt, build_payloads
 
 from .scenarios import GEMINI, GPT, OPENROUTER, PNG, TOOLS, assistant, call, result, text, thinking, user
 
@@ -73,7 +73,7 @@ def _scenarios() -> list[tuple[str, list[Any], Any, str | None]]:
 
 @pytest.mark.parametrize(("name", "messages", "tools", "level"), _scenarios(), ids=lambda v: v if isinstance(v, str) else "")
 def test_scenario_bodies_are_sdk_valid(name: str, messages: list[Any], tools: Any, level: str | None) -> None:
-    section = build_payloads("" if name == "no-system" else "S", messages, tools, level)
+    section = build_payloads(Prompt("" if name == "no-system" else "S", messages, tools, level))
     for api, entry in section.items():
         check(api, entry["body"])
 
@@ -91,9 +91,7 @@ def _corpus() -> list[Path]:
 def test_corpus_bodies_are_sdk_valid(case: Path) -> None:
     expected = json.loads((case / "expected.json").read_text(encoding="utf-8"))
     context = json.loads((case / "context.json").read_text(encoding="utf-8"))
-    section = build_payloads(
-        expected["system"]["prompt"], expected["messages"]["messages"], context.get("tools"), context.get("thinkingLevel")
-    )
+    section = build_payloads(Prompt(expected["system"]["prompt"], expected["messages"]["messages"], context.get("tools"), context.get("thinkingLevel")))
     for api, entry in section.items():
         if "body" in entry:
             check(api, entry["body"])
@@ -102,7 +100,7 @@ def test_corpus_bodies_are_sdk_valid(case: Path) -> None:
 def test_the_check_rejects_malformed_bodies() -> None:
     from pydantic import ValidationError
 
-    body = build_payloads("S", [user("x")], None, None)["anthropic-messages"]["body"]
+    body = build_payloads(Prompt("S", [user("x")], None, None))["anthropic-messages"]["body"]
     with pytest.raises(ValidationError):
         check("anthropic-messages", {**body, "max_tokens": "lots"})
     with pytest.raises(AssertionError):

@@ -35,7 +35,7 @@ def test_compile_of_imported_stack(case: Path, tmp_path: Path) -> None:
     folder.mkdir(parents=True)
     stack_file = folder / f"{result.stack['id']}.json"
     stack_file.write_text(json_stringify(result.stack, 2) or "", encoding="utf-8")
-    report = compile_report(stack_file, case / "context.json")
+    report = compile_report(stack_file, case / "context.json").to_report()
     expected = json.loads((case / "expected.json").read_text("utf-8"))
     for section in SECTIONS:
         if section in expected:

@@ -8,7 +8,6 @@ from pathlib import Path
 
 from forgec.codecs.stack import (
     file_stem,
-    list_stack_files,
     load_stack_data,
     load_stack_file,
     load_stack_folder,
@@ -16,6 +15,7 @@ from forgec.codecs.stack import (
 from forgec.diagnostics import to_pi_list
 from forgec.rules import rule_for
 from forgec.source import resolve_spans
+from forgec.workspace import list_resource_files
 
 HISTORY = {"kind": "slot", "id": "h", "slot": "chat-history"}
 
@@ -62,9 +62,10 @@ def test_every_diagnostic_has_a_registered_code_and_a_pointer() -> None:
     for diag in loaded.diagnostics:
         assert rule_for(diag.code).level in ("error", "warning", "info")
         assert diag.pointer is not None, diag.message
-    resolve_spans(loaded.diagnostics, loaded.document)
-    assert all(d.span is not None for d in loaded.diagnostics)
-    by_message = {d.message: d for d in loaded.diagnostics}
+    resolved = resolve_spans(loaded.diagnostics, loaded.document)
+    assert all(d.span is None for d in loaded.diagnostics)  # the loaded stack's own list is not changed
+    assert all(d.span is not None for d in resolved)
+    by_message = {d.message: d for d in resolved}
     lines = json.dumps(raw, indent=2).splitlines()
     last_h = max(i for i, line in enumerate(lines) if line.strip() == '"id": "h",')
     assert by_message["Duplicate item id: h"].span.line == last_h + 1
@@ -98,7 +99,7 @@ def test_folder_listing_shadowing_sorting_and_duplicates(tmp_path: Path) -> None
         (folder / name).write_text(json.dumps(_stack(id="dup" if name in ("m.json", "B.json", "a.json") else name[0])),
                                    encoding="utf-8")
     (primary / "_x.json").write_text("{", encoding="utf-8")
-    files = list_stack_files([primary, legacy, tmp_path / "missing"], include_yaml=False)
+    files = list_resource_files([primary, legacy, tmp_path / "missing"], (".json",))
     assert [(p.parent.name, p.name) for p in files] == [
         ("forge", "B.json"), ("forge", "_x.json"), ("forge", "a.json"), ("forge", "m.json"), ("forge", "é.json"),
         ("legacy", "z.json"),

@@ -46,7 +46,7 @@ def test_resolve_spans_fills_pointer_and_offset_diagnostics() -> None:
     plain = Diagnostic("error", "x", "FG101", pointer=("items", 1))
     inner = Diagnostic("warning", "y", "FG101", pointer=("items", 0, "content"), offset=0, length=3)
     none = Diagnostic("info", "z", "FG101")
-    resolve_spans([plain, inner, none], doc)
+    plain, inner, none = resolve_spans([plain, inner, none], doc)
     assert (plain.span.line, plain.span.column) == (5, 5)
     assert (inner.span.line, inner.span.column, inner.span.end_column) == (4, 46, 49)
     assert none.span is None

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 import pytest
 
 from forgec.compile.macros import engine, expand_text
 from forgec.compile.macros.grammar import parse
 from forgec.model.runtime import Runtime
 from forgec.model.variables import VariableStore
+from forgec.plugins import Registry
 
 from .spec_examples import LATEST_USER_MESSAGE, SESSION_TOPIC, SPEC_EXAMPLES
 
@@ -54,7 +53,8 @@ def test_builtins_shadow_variables_and_failure_order() -> None:
     def boom(ctx):
         raise RuntimeError("boom")
 
-    registry = SimpleNamespace(macros={"boom": boom})
+    registry = Registry()
+    registry.register_macro("boom", boom)
     out, diagnostics = expand_text("{{nope}}{{boom::{{nope2}}}}{{date}}", registry=registry, stack={"variables": {"date": "v"}})
     assert out.startswith("{{nope}}{{boom::{{nope2}}}}2026-01-01")
     assert [d.message for d in diagnostics] == [

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from forgec.cli._plugins import setup_plugins
-from forgec.plugins import Registry
+from forgec.environment import Environment
+from forgec.plugins import Registry, setup_plugins
 from forgec.report import compile_report
 
 from .conftest import CASE, build_site
@@ -38,8 +38,8 @@ def test_two_registries_do_not_share_plugins(install_plugins) -> None:
     trusted = setup_plugins(trust_all=True).registry
     assert trusted.macros and not Registry().macros
     stack = CASE / "stack.json"
-    with_plugin = compile_report(stack, CASE / "context.json", registry=trusted)
-    without = compile_report(stack, CASE / "context.json")
+    with_plugin = compile_report(stack, CASE / "context.json", env=Environment.create(registry=trusted)).to_report()
+    without = compile_report(stack, CASE / "context.json").to_report()
     assert "0.42" in with_plugin["system"]["prompt"]
     assert without["system"] == json.loads((CASE / "expected.json").read_text())["system"]
 
@@ -48,7 +48,7 @@ def test_compile_report_registry_reaches_the_loader(install_plugins) -> None:
     install_plugins()
     registry = setup_plugins(trust_all=True).registry
     data = json.loads((CASE / "stack.json").read_text())
-    report = compile_report(data, CASE / "context.json", registry=registry)
+    report = compile_report(data, CASE / "context.json", env=Environment.create(registry=registry)).to_report()
     assert report["validation"]["diagnostics"] == []
     assert report["validation"]["usable"] is True
 

@@ -21,15 +21,11 @@ if TYPE_CHECKING:
 __all__ = ["expand_block", "expand_text"]
 
 
-def _custom_renderers(registry: Any) -> dict[str, Any]:
-    macros = getattr(registry, "macros", None) if registry is not None else None
-    if not isinstance(macros, dict) or not macros:
+def _custom_renderers(registry: Registry | None) -> dict[str, Any]:
+    """The registry's custom macros as ``name -> render(ctx)``, what the engine dispatches on."""
+    if registry is None or not registry.macros:
         return {}
-    out: dict[str, Any] = {}
-    for name, definition in macros.items():
-        render = getattr(definition, "render", None)
-        out[name] = render if callable(render) else definition
-    return out
+    return {name: definition.render for name, definition in registry.macros.items()}
 
 
 def expand_block(

@@ -1,7 +1,7 @@
 """pi-forge's twelve built-in slots and the slot dispatcher (compile-core.md §6).
 
 :data:`SLOT_RENDERERS` is the one table of built-in renderers, in pi-forge's registration order
-(:data:`forgec.model.slot_names.BUILTIN_SLOT_NAMES`).  :func:`render_slot` is §6.1's dispatch: it finds
+(:data:`forgec.model.BUILTIN_SLOT_NAMES`).  :func:`render_slot` is §6.1's dispatch: it finds
 the renderer (built-ins first — pi-forge refuses to re-register a built-in name — then the plugin
 registry's custom slots), runs it, and turns an unknown name or a failure into pi-forge's
 diagnostics.  Slot output is never macro-expanded; the caller trims it.
@@ -10,7 +10,7 @@ diagnostics.  Slot output is never macro-expanded; the caller trims it.
 from __future__ import annotations
 
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from forgec.compile.slots.base import SlotContext, SlotFailure, SlotRenderer
 from forgec.compile.slots.clock import render_cwd, render_date, render_date_cwd
@@ -22,9 +22,13 @@ from forgec.compile.slots.tools import render_tool_guidelines, render_tools
 from forgec.compile.slots.variables import render_variables
 from forgec.diagnostics import Diagnostic
 from forgec.js.values import UNDEFINED, js_string
+from forgec.model import BUILTIN_SLOT_NAMES
 from forgec.model.runtime import Runtime
-from forgec.model.slot_names import BUILTIN_SLOT_NAMES
 from forgec.model.variables import VariableStore
+from forgec.rules.slots import SLOT_FAILED, UNSUPPORTED_SLOT
+
+if TYPE_CHECKING:
+    from forgec.plugins import Registry
 
 __all__ = [
     "BUILTIN_SLOT_NAMES",
@@ -35,7 +39,6 @@ __all__ = [
     "SlotFailure",
     "SlotRenderer",
     "render_slot",
-    "supported_slot_names",
 ]
 
 #: built-in slot name -> renderer, in registration order (§6.15)
@@ -58,22 +61,14 @@ SLOT_RENDERERS: MappingProxyType[str, SlotRenderer] = MappingProxyType(
 assert tuple(SLOT_RENDERERS) == BUILTIN_SLOT_NAMES
 
 
-def _custom_slots(registry: Any) -> dict[str, Any]:
-    slots = getattr(registry, "slots", None) if registry is not None else None
-    return slots if isinstance(slots, dict) else {}
-
-
-def supported_slot_names(registry: Any = None) -> list[str]:
-    """Built-in names, then the registry's custom slot names (the loader's "supported slots")."""
-    return [*BUILTIN_SLOT_NAMES, *(n for n in _custom_slots(registry) if n not in SLOT_RENDERERS)]
-
-
-def _find_renderer(slot: Any, registry: Any) -> Any:
+def _find_renderer(slot: Any, registry: Registry | None) -> Any:
+    """The built-in renderer of ``slot``, else the registry's custom one (built-ins cannot be
+    overridden: pi-forge refuses to register a built-in name)."""
     if not isinstance(slot, str):
         return None
     renderer = SLOT_RENDERERS.get(slot)
-    if renderer is None:
-        renderer = _custom_slots(registry).get(slot)
+    if renderer is None and registry is not None:
+        renderer = registry.slots.get(slot)
     return renderer
 
 
@@ -109,7 +104,7 @@ def render_slot(
     runtime: Runtime,
     store: VariableStore | None,
     diagnostics: list[Diagnostic],
-    registry: Any = None,
+    registry: Registry | None = None,
 ) -> str:
     """Render one slot item; problems become diagnostics and ``""`` (§6.1). Never raises."""
     slot = item.get("slot", UNDEFINED)
@@ -120,7 +115,7 @@ def render_slot(
             Diagnostic(
                 "warning",
                 f"Unsupported slot: {js_string(slot)}",
-                "FG301",
+                UNSUPPORTED_SLOT.code,
                 item_id=item_id,
                 pointer=_pointer(stack, item),
             )
@@ -134,7 +129,7 @@ def render_slot(
             Diagnostic(
                 "error",
                 f'Slot "{js_string(slot)}" failed: {_failure_detail(error)}',
-                "FG302",
+                SLOT_FAILED.code,
                 item_id=item_id,
                 pointer=_pointer(stack, item),
             )

@@ -16,6 +16,7 @@ from typing import Any, Literal
 
 from forgec.compile.slots import helpers
 from forgec.diagnostics import Diagnostic
+from forgec.errors import ForgecError
 from forgec.js.values import UNDEFINED
 from forgec.model.runtime import Runtime
 from forgec.model.variables import VariableStore, to_macro_text, to_prompt_text
@@ -25,7 +26,7 @@ __all__ = ["SlotContext", "SlotFailure", "SlotRenderer", "nullish", "require_str
 TextFormat = Literal["plain", "xml", "json"]
 
 
-class SlotFailure(Exception):
+class SlotFailure(ForgecError):
     """A renderer error whose ``str()`` is the exact detail pi-forge prints after ``failed: ``."""
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from forgec.errors import InputError
 from forgec.js.values import UNDEFINED, civil_from_days, is_number, js_truthy
 
 from .convert import build_stack, convert_items, raw_content
@@ -231,6 +232,10 @@ def import_preset(
 ) -> ImportResult:
     """Import a preset given as parsed data, a file path, or the raw file bytes.
 
+    A preset that cannot be converted (pi-forge's refusals, JSON that does not parse) comes back
+    as ``result.error`` with pi-forge's text; a path that cannot be read at all raises
+    :class:`~forgec.errors.InputError` with the same text (``Failed to read or parse <path>: ENOENT…``).
+
     ``character_id=None`` means "not given" (as in every pi-forge front end, E4); pass a number,
     or a string to select an entry whose ``character_id`` is that string.  For a path, the report's
     *Source file* is the path and the stack id comes from its file name unless ``file_name`` /
@@ -241,11 +246,12 @@ def import_preset(
         path_text = str(preset)
         try:
             text = read_text(Path(preset))
+        except OSError as exc:  # no preset to convert: the caller's input is wrong, not the preset
+            raise InputError(f"Failed to read or parse {path_text}: {exc.args[0]}", path=path_text) from None
+        try:
             raw = parse_json(text)
-        except (OSError, JsonParseError) as exc:
-            return ImportResult(
-                error=f"Failed to read or parse {path_text}: {exc.args[0] if exc.args else exc}"
-            )
+        except JsonParseError as exc:
+            return ImportResult(error=f"Failed to read or parse {path_text}: {exc.args[0] if exc.args else exc}")
         return convert_preset(
             raw,
             file_name if file_name is not None else path_text,

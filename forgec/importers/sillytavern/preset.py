@@ -13,12 +13,13 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from forgec.errors import InputError
 from forgec.js.values import UNDEFINED, is_number, js_len, js_truthy
 
 from .patterns import is_blank, slugify, template_text
 
 
-class PresetError(Exception):
+class PresetError(InputError):
     """An import failure; ``str(exc)`` is the report text (``{"error": ...}``)."""
 
 

@@ -3,10 +3,12 @@
 
 from __future__ import annotations
 
+from forgec.errors import ForgecError
+
 __all__ = ["JSRegexError", "JSRegexTimeout"]
 
 
-class JSRegexError(ValueError):
+class JSRegexError(ForgecError, ValueError):
     """The pattern is not a valid JavaScript regular expression; ``str()`` is V8's message."""
 
     def __init__(self, message: str, reason: str = "", unsupported: bool = False) -> None:
@@ -16,5 +18,5 @@ class JSRegexError(ValueError):
         self.unsupported = unsupported
 
 
-class JSRegexTimeout(TimeoutError):
+class JSRegexTimeout(ForgecError, TimeoutError):
     """Matching exceeded its time budget (catastrophic backtracking); the text should be left unchanged."""
