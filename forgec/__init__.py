@@ -8,12 +8,25 @@ shows the public API and the subpackages, nothing else.
 
 from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
+from forgec.resources import VERSION as __version__
+
+if TYPE_CHECKING:  # the real names, for type checkers and readers; at run time they load lazily
     from typing import Any
 
-del TYPE_CHECKING
+    from forgec.codecs.catalog import load_catalog
+    from forgec.codecs.context import Context, ContextError, load_context
+    from forgec.codecs.stack import LoadedStack, load_stack_file, load_stack_folder
+    from forgec.diagnostics import Diagnostic
+    from forgec.diagnostics.findings import LintReport
+    from forgec.emit import Prompt, build_payloads, build_request, emit_body
+    from forgec.environment import Environment
+    from forgec.errors import ForgecError, InputError, OutputError, SettingsError, UsageError
+    from forgec.fingerprint import canonical_json, profile_fingerprint, sha256_v1, stack_fingerprint
+    from forgec.importers.sillytavern import import_preset
+    from forgec.lint import lint_paths
+    from forgec.report import CompileResult, compile_report, load_stack
 
-__version__ = "0.1.0"
+del TYPE_CHECKING
 
 #: public name -> the module that defines it
 _EXPORTS = {
@@ -54,7 +67,37 @@ _EXPORTS = {
     "ContextError": "forgec.codecs.context",
 }
 
-__all__ = ["__version__", *_EXPORTS]
+__all__ = [
+    "CompileResult",
+    "Context",
+    "ContextError",
+    "Diagnostic",
+    "Environment",
+    "ForgecError",
+    "InputError",
+    "LintReport",
+    "LoadedStack",
+    "OutputError",
+    "Prompt",
+    "SettingsError",
+    "UsageError",
+    "__version__",
+    "build_payloads",
+    "build_request",
+    "canonical_json",
+    "compile_report",
+    "emit_body",
+    "import_preset",
+    "lint_paths",
+    "load_catalog",
+    "load_context",
+    "load_stack",
+    "load_stack_file",
+    "load_stack_folder",
+    "profile_fingerprint",
+    "sha256_v1",
+    "stack_fingerprint",
+]
 
 
 def __getattr__(name: str) -> "Any":

@@ -149,12 +149,11 @@ _ENCODER: Final = json.JSONEncoder(
 )
 #: the C encoder :meth:`json.JSONEncoder.encode` builds on every call (with ``_ENCODER``'s settings),
 #: built once: ``_C_ENCODE(value, 0)`` returns the chunks of the text
+_C_MAKE_ENCODER: Any = getattr(json.encoder, "c_make_encoder", None)  # CPython's accelerator (untyped)
 _C_ENCODE: Final = (
     None
-    if json.encoder.c_make_encoder is None
-    else json.encoder.c_make_encoder(
-        None, _ENCODER.default, json.encoder.encode_basestring, None, ":", ",", True, False, False
-    )
+    if _C_MAKE_ENCODER is None
+    else _C_MAKE_ENCODER(None, _ENCODER.default, json.encoder.encode_basestring, None, ":", ",", True, False, False)
 )
 
 

@@ -1,4 +1,4 @@
-"""Where the bundled data files live.
+"""What this installation ships: its version and where the bundled data files live.
 
 ``schemas/`` and ``grammar/`` sit at the top of the repository (the single source for editors and
 for the code) and are copied into the wheel as ``forgec/_data/``.  This module finds them in either
@@ -9,6 +9,9 @@ from __future__ import annotations
 
 from functools import cache
 from pathlib import Path
+
+#: forgec's version (the one place it is written besides pyproject.toml; a test holds them equal)
+VERSION = "0.1.0"
 
 _PACKAGE = Path(__file__).resolve().parent
 

@@ -298,9 +298,8 @@ def expand_paths(args: list[str], cwd: Path | None = None) -> DiscoveryResult:
         if resolved in seen:
             continue  # the same file named twice is checked once
         seen.add(resolved)
-        root = project_root_of(resolved.parent)
-        group = project_stack_dirs(root) if root is not None else None
-        targets.append(Target(display=arg, path=resolved, group=group))
+        project = project_root_of(resolved.parent)
+        targets.append(Target(display=arg, path=resolved, group=project_stack_dirs(project) if project else None))
     return DiscoveryResult(targets, errors)
 
 
@@ -308,8 +307,8 @@ def _expand_folder(arg: str, folder: Path) -> list[Target]:
     root = project_root_of(folder)
     if root is not None:
         # a project stack folder itself: every file in it, each loaded with its project group
-        group = project_stack_dirs(root)
-        return [Target(_display(arg, folder, f), f, group) for f in list_folder_files(folder)]
+        project_group = project_stack_dirs(root)
+        return [Target(_display(arg, folder, f), f, project_group) for f in list_folder_files(folder)]
     if _is_project_root(folder):
         if not _group_has_stacks(project_stack_dirs(folder)):
             return []

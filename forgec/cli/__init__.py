@@ -15,7 +15,7 @@ try:
 
     import click
 
-    from forgec import __version__
+    from forgec.resources import VERSION
 except KeyboardInterrupt:  # Ctrl-C while click loads (the console script imports us first): no traceback
     sys.stderr.write("forgec: interrupted\n")
     raise SystemExit(130) from None
@@ -83,7 +83,7 @@ class LazyGroup(click.Group):
         "130 interrupted (Ctrl-C)."
     ),
 )
-@click.version_option(__version__, "-V", "--version", prog_name="forgec")
+@click.version_option(VERSION, "-V", "--version", prog_name="forgec")
 def cli() -> None:
     """forgec compiles and lints pi-forge prompt stacks.
 

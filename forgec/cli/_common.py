@@ -130,7 +130,7 @@ def echo_notes(diagnostics: Iterable[Diagnostic], command: str, *, quiet: bool =
 
 def trust_plugins_option(func: F) -> F:
     """The ``--trust-plugins`` flag, with one help text for every command."""
-    return click.option("--trust-plugins", "trust_plugins", is_flag=True, help=TRUST_HELP)(func)  # type: ignore[return-value]
+    return click.option("--trust-plugins", "trust_plugins", is_flag=True, help=TRUST_HELP)(func)
 
 
 def reject_empty_paths(paths: tuple[str, ...] | list[str]) -> None:

@@ -51,7 +51,7 @@ def stack_and_context(context_help: str) -> Callable[[F], F]:
             type=click.Path(exists=True, dir_okay=False, path_type=Path),
             help=context_help,
         )(fn)
-        return click.argument(  # type: ignore[return-value]
+        return click.argument(
             "stack", type=click.Path(exists=True, dir_okay=False, allow_dash=True, path_type=Path)
         )(fn)
 

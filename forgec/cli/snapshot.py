@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
@@ -21,6 +22,8 @@ from forgec.cli._common import (
 
 if TYPE_CHECKING:
     from forgec.environment import Environment
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 EPILOG = """\b
 Examples:
@@ -81,7 +84,7 @@ def snapshot() -> None:
     """Compare compiled prompts with golden files, or write them."""
 
 
-def _common(func):  # type: ignore[no-untyped-def]
+def _common(func: F) -> F:
     func = click.option(
         "--context",
         "context",

@@ -20,7 +20,7 @@ import difflib
 import os
 import re
 from dataclasses import dataclass, field
-from typing import Any, NoReturn
+from typing import Any, NoReturn, cast
 
 from forgec.diagnostics import Diagnostic
 from forgec.errors import InputError
@@ -275,7 +275,7 @@ class _Checker:
         for index, entry in enumerate(value):
             if not isinstance(entry, dict):
                 self.fail((*pointer, index), f"must be an object, got {_describe(entry)}")
-        return value
+        return cast(list[Any], value)
 
     def string_field(self, obj: dict[str, Any], key: str, pointer: tuple[str | int, ...]) -> None:
         value = obj.get(key)
@@ -487,12 +487,12 @@ class Context:
     @property
     def thinking_level(self) -> str:
         """Pi's thinking level; absent means ``off`` (read only by the provider payloads)."""
-        return self.data.get("thinkingLevel", "off")
+        return cast(str, self.data.get("thinkingLevel", "off"))
 
     @property
     def tools(self) -> list[dict[str, Any]]:
         """Every tool, defaults applied: ``{name, description, snippet, guidelines, active, parameters}``."""
-        return self.data["tools"]
+        return cast(list[dict[str, Any]], self.data["tools"])
 
     @property
     def active_tools(self) -> list[dict[str, Any]]:
@@ -501,15 +501,15 @@ class Context:
 
     @property
     def finalize_messages(self) -> list[Any] | None:
-        return self.data.get("finalizeMessages")
+        return cast("list[Any] | None", self.data.get("finalizeMessages"))
 
     @property
     def session_variables(self) -> dict[str, Any]:
-        return self.data["variables"]
+        return cast(dict[str, Any], self.data["variables"])
 
     @property
     def messages(self) -> list[Any]:
-        return self.data["messages"]
+        return cast(list[Any], self.data["messages"])
 
     @property
     def now_ms(self) -> int:

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import Any
+from typing import Any, TypeGuard
 
 from forgec.diagnostics import Diagnostic, Pointer
-from forgec.js.values import JS_WHITESPACE, is_integral_number, js_trim
+from forgec.js.values import JS_WHITESPACE, is_integral_number, is_string_array, js_trim
 from forgec.rules import regex_config as codes
 
 __all__ = ["SUPPORTED_FLAGS", "check_regex_config", "compile_error"]
@@ -32,15 +32,11 @@ def _st_match() -> re.Pattern[str]:
     return re.compile(r"\{\{" + ws + "[mM][aA][tT][cC][hH]" + ws + r"\}\}")
 
 
-def _is_string_list(value: Any) -> bool:
-    return isinstance(value, list) and all(isinstance(v, str) for v in value)
-
-
-def _positive(value: Any) -> bool:
+def _positive(value: Any) -> TypeGuard[int | float]:
     return is_integral_number(value) and value > 0
 
 
-def _non_negative(value: Any) -> bool:
+def _non_negative(value: Any) -> TypeGuard[int | float]:
     return is_integral_number(value) and value >= 0
 
 
@@ -211,7 +207,7 @@ def _check_rule(rule: Any, index: int, seen: set[str], diagnostics: list[Diagnos
                 codes.REGEX_SILLYTAVERN_MATCH,
                 "replace",
             )
-    if "trimStrings" in rule and not _is_string_list(rule["trimStrings"]):
+    if "trimStrings" in rule and not is_string_array(rule["trimStrings"]):
         add(
             "error",
             f"{label} trimStrings must be an array of strings when provided.",
@@ -219,11 +215,11 @@ def _check_rule(rule: Any, index: int, seen: set[str], diagnostics: list[Diagnos
             "trimStrings",
         )
     roles = rule.get("roles")
-    if "roles" in rule and not _is_string_list(roles):
+    if "roles" in rule and not is_string_array(roles):
         add("error", f"{label} roles must be an array of strings when provided.", codes.REGEX_ROLES_TYPE, "roles")
     if "targets" in rule:
         targets = rule["targets"]
-        if not _is_string_list(targets):
+        if not is_string_array(targets):
             add(
                 "error",
                 f"{label} targets must be an array of strings when provided.",
@@ -248,7 +244,7 @@ def _check_rule(rule: Any, index: int, seen: set[str], diagnostics: list[Diagnos
                         "targets",
                         i,
                     )
-    if finalize and _is_string_list(roles) and "assistant" not in roles:
+    if finalize and is_string_array(roles) and "assistant" not in roles:
         add(
             "warning",
             f'{label} effect "finalize" only runs for finalized assistant messages, but roles does not '

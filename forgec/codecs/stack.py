@@ -24,7 +24,7 @@ import os
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from forgec.codecs.regex_config import check_regex_config
 from forgec.diagnostics import Diagnostic, Pointer
@@ -32,6 +32,7 @@ from forgec.js.values import (
     JS_WHITESPACE,
     is_integral_number,
     is_number,
+    is_string_array,
     js_items,
     js_number_to_string,
     js_string,
@@ -87,7 +88,8 @@ class LoadedStack:
 
     @property
     def stack_id(self) -> str:
-        return self.stack["id"]
+        """The normalised stack's id (normalisation always gives one: the file stem at worst)."""
+        return cast(str, self.stack["id"])
 
     def validation(self) -> dict[str, Any]:
         """The conformance report's ``validation`` section for this file (without ``otherFiles``)."""
@@ -333,7 +335,7 @@ def _item_is_clean(item: dict[str, Any]) -> bool:
 def _raw_item_checks(item: dict[str, Any], index: int, add: Any) -> None:
     n = index + 1
     raw_id = item.get("id")
-    item_id = js_trim(raw_id) if not _is_blank_or_not_string(raw_id) else f"item-{n}"
+    item_id = js_trim(raw_id) if isinstance(raw_id, str) and js_trim(raw_id) else f"item-{n}"
     base = ("items", index)
     kind = item.get("kind")
     if kind not in ("block", "slot") or not isinstance(kind, str):
@@ -346,7 +348,7 @@ def _raw_item_checks(item: dict[str, Any], index: int, add: Any) -> None:
         add("Item enabled must be a boolean when provided.", codes.ITEM_ENABLED_TYPE, (*base, "enabled"), item_id)
     if "role" in item and not _valid_role(item["role"]):
         add(f"Invalid role: {js_string(item['role'])}", codes.ITEM_ROLE_INVALID, (*base, "role"), item_id)
-    if "tags" in item and not _is_string_list(item["tags"]):
+    if "tags" in item and not is_string_array(item["tags"]):
         add("Item tags must be an array of strings when provided.", codes.ITEM_TAGS_TYPE, (*base, "tags"), item_id)
     if "source" in item and not isinstance(item["source"], dict):
         add("Item source must be an object when provided.", codes.ITEM_SOURCE_TYPE, (*base, "source"), item_id)
@@ -361,10 +363,6 @@ def _raw_item_checks(item: dict[str, Any], index: int, add: Any) -> None:
 
 def _valid_role(role: Any) -> bool:
     return isinstance(role, str) and role in ROLES
-
-
-def _is_string_list(value: Any) -> bool:
-    return isinstance(value, list) and all(isinstance(v, str) for v in value)
 
 
 # --- normalisation (§10.4) ------------------------------------------------------------------------
@@ -658,6 +656,8 @@ def _validate_item(
     base = ("items", index)
     get = item.get
     item_id = get("id")
+    shown_id: str
+    key: Any
     if type(item_id) is str:
         shown_id = key = item_id
     else:
@@ -722,7 +722,7 @@ def _chat_history_options(
                     pointer=(*base, key),
                 )
             )
-    if "roles" in options and not _is_string_list(options["roles"]):
+    if "roles" in options and not is_string_array(options["roles"]):
         diagnostics.append(
             Diagnostic(
                 "error",
@@ -764,7 +764,7 @@ def _policy_active(policy: Any) -> bool:
     if not isinstance(policy, dict):
         return False
     allow = policy.get("allow")
-    if _has_patterns(allow) and any(p != "*" for p in allow):
+    if isinstance(allow, list) and allow and any(p != "*" for p in allow):
         return True
     return _has_patterns(policy.get("deny"))
 

@@ -174,7 +174,7 @@ def compile_system_prompt(
     return SystemResult(prompt, diagnostics)
 
 
-def synthetic_message(role: str, text: str, stack: Any, runtime: Runtime) -> tuple[dict[str, Any], str]:
+def synthetic_message(role: Any, text: str, stack: Any, runtime: Runtime) -> tuple[dict[str, Any], str]:
     """§8.2: the message a non-system item produces, and the role its source reports."""
     timestamp = runtime.now_ms
     content = [{"type": "text", "text": text}]

@@ -131,10 +131,10 @@ def convert_messages(
 ) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     if system_prompt:
-        role = (
+        system_role = (
             "developer" if model.compat.get("supportsDeveloperRole", True) and model.reasoning else "system"
         )
-        out.append({"role": role, "content": sanitize_surrogates(system_prompt)})
+        out.append({"role": system_role, "content": sanitize_surrogates(system_prompt)})
     for group in grouped_tool_results(messages):
         if is_tool_result_run(group):
             out.extend(_tool_results(group, model))

@@ -148,8 +148,8 @@ def _tool_result(msg: dict[str, Any], model: Model) -> dict[str, Any]:
 def convert_input(system_prompt: str, messages: list[dict[str, Any]], model: Model) -> list[dict[str, Any]]:
     items: list[dict[str, Any]] = []
     if system_prompt:
-        role = "developer" if model.reasoning else "system"
-        items.append({"role": role, "content": sanitize_surrogates(system_prompt)})
+        system_role = "developer" if model.reasoning else "system"
+        items.append({"role": system_role, "content": sanitize_surrogates(system_prompt)})
     position = 0
     for msg in messages:
         role = msg.get("role")

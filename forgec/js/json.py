@@ -69,9 +69,15 @@ def _refuse_constant(name: str) -> Any:
 _DECODER = json.JSONDecoder(parse_int=_parse_int, parse_constant=_refuse_constant)
 #: the scanner ``_DECODER.decode`` runs, called directly (``decode`` and ``raw_decode`` only add two
 #: Python frames and whitespace regexes around it; every compile parses two files)
-_SCAN_ONCE = _DECODER.scan_once
+_SCAN_ONCE: Any = _DECODER.scan_once  # type: ignore[attr-defined]  # CPython's scanner, not in the stubs
 _JSON_WS = " \t\n\r"
-_LEADING_WS = re.compile(r"[ \t\n\r]*").match
+
+
+def _end(pattern: re.Pattern[str], text: str, pos: int) -> int:
+    """Where ``pattern`` -- one that matches the empty string too, so it always matches -- stops at ``pos``."""
+    match = pattern.match(text, pos)
+    assert match is not None
+    return match.end()
 
 
 def loads(text: str) -> Any:
@@ -79,7 +85,7 @@ def loads(text: str) -> Any:
     limit = sys.getrecursionlimit()
     try:
         sys.setrecursionlimit(_C_RECURSION_LIMIT)
-        value, end = _SCAN_ONCE(text, _LEADING_WS(text).end())
+        value, end = _SCAN_ONCE(text, len(text) - len(text.lstrip(_JSON_WS)))
         if end == len(text) or not text[end:].strip(_JSON_WS):  # nothing but whitespace after it
             return value
     except (ValueError, RecursionError, StopIteration):  # StopIteration: no value where one must start
@@ -99,7 +105,9 @@ def v8_parse_error(text: str) -> JSONParseError | None:
     return None
 
 
-def scan_spans(text: str, wanted: set[tuple[str | int, ...]] | None = None) -> dict[tuple, tuple]:
+def scan_spans(
+    text: str, wanted: set[tuple[str | int, ...]] | None = None
+) -> dict[tuple[str | int, ...], tuple[int, int, int, int]]:
     """Where each value of the (valid) JSON ``text`` sits: pointer -> ``(key_start, key_end,
     value_start, value_end)`` as code-point offsets (``key_*`` are ``-1`` for array elements and
     the root).  With ``wanted``, only those pointers are recorded.  Duplicate keys: the last wins.
@@ -159,7 +167,7 @@ class _Scanner:
         self.pos = 0
         self.track = track
         self.wanted = wanted
-        self.spans: dict[tuple, tuple] = {}
+        self.spans: dict[tuple[str | int, ...], tuple[int, int, int, int]] = {}
 
     # -- errors
 
@@ -209,7 +217,7 @@ class _Scanner:
     # -- lexing helpers
 
     def _skip_ws(self) -> int:
-        self.pos = _WS.match(self.text, self.pos).end()
+        self.pos = _end(_WS, self.text, self.pos)
         return self._token_of(self.pos)
 
     def _expect(self, char: str, message: str | None) -> None:
@@ -228,7 +236,7 @@ class _Scanner:
         parts: list[str] = []
         surrogate = False
         while True:
-            stop = _PLAIN_STRING.match(text, self.pos).end()
+            stop = _end(_PLAIN_STRING, text, self.pos)
             if stop > self.pos:
                 parts.append(text[self.pos : stop])
             self.pos = stop
@@ -262,12 +270,12 @@ class _Scanner:
                     raise self._at("Bad escaped character")
                 continue
             raise self._at("Bad control character in string literal")
-        value = "".join(parts)
+        joined = "".join(parts)
         if surrogate:  # "\ud83d\ude00" is one character, as in Python's json module
             from forgec.js.values import rejoin_surrogates
 
-            value = rejoin_surrogates(value)
-        return value
+            joined = rejoin_surrogates(joined)
+        return joined
 
     def _number(self) -> int | float:
         """``ParseJsonNumber``; ``pos`` is at ``-`` or the first digit."""
@@ -281,7 +289,7 @@ class _Scanner:
             if self.pos < end and "0" <= text[self.pos] <= "9":
                 raise self._unexpected(_NUMBER)
         elif "0" <= char <= "9" and char:
-            self.pos = _DIGITS.match(text, self.pos).end()
+            self.pos = _end(_DIGITS, text, self.pos)
         else:
             raise self._at("No number after minus sign")
         integral = True
@@ -290,7 +298,7 @@ class _Scanner:
             self.pos += 1
             if not (self.pos < end and "0" <= text[self.pos] <= "9"):
                 raise self._at("Unterminated fractional number")
-            self.pos = _DIGITS.match(text, self.pos).end()
+            self.pos = _end(_DIGITS, text, self.pos)
         if self.pos < end and text[self.pos] in "eE":
             integral = False
             self.pos += 1
@@ -298,7 +306,7 @@ class _Scanner:
                 self.pos += 1
             if not (self.pos < end and "0" <= text[self.pos] <= "9"):
                 raise self._at("Exponent part is missing a number")
-            self.pos = _DIGITS.match(text, self.pos).end()
+            self.pos = _end(_DIGITS, text, self.pos)
         literal = text[start : self.pos]
         return _parse_int(literal) if integral else float(literal)
 
@@ -319,7 +327,7 @@ class _Scanner:
 
     # -- the parser
 
-    def _record(self, path: list, key_span: tuple[int, int], start: int, end: int) -> None:
+    def _record(self, path: list[str | int], key_span: tuple[int, int], start: int, end: int) -> None:
         pointer = tuple(path)
         if self.wanted is None or pointer in self.wanted:
             self.spans[pointer] = (key_span[0], key_span[1], start, end)

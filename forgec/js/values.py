@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterator
-from typing import Any, Final
+from typing import Any, Final, TypeGuard
 
 __all__ = [
     "UNDEFINED",
@@ -25,6 +25,7 @@ __all__ = [
     "is_array_index",
     "is_integral_number",
     "is_number",
+    "is_string_array",
     "js_items",
     "js_key_order",
     "js_len",
@@ -135,18 +136,23 @@ def rejoin_surrogates(text: str) -> str:
 # --- truthiness and numbers (§0.2, §0.3) ---------------------------------------------------------
 
 
-def is_number(value: object) -> bool:
+def is_number(value: object) -> TypeGuard[int | float]:
     """A JSON number: ``int`` or ``float`` but never ``bool``."""
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
-def is_integral_number(value: object) -> bool:
+def is_integral_number(value: object) -> TypeGuard[int | float]:
     """``Number.isInteger``: a finite number without a fractional part (``3.0`` qualifies)."""
     if isinstance(value, bool):
         return False
     if isinstance(value, int):
         return True
     return isinstance(value, float) and math.isfinite(value) and value.is_integer()
+
+
+def is_string_array(value: object) -> TypeGuard[list[str]]:
+    """An array whose every element is a string (``Array.isArray(v) && v.every(x => typeof x === "string")``)."""
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
 
 
 def js_truthy(value: object) -> bool:

@@ -45,7 +45,7 @@ def extra_checks(loaded: LoadedStack, registry: Registry | None = None) -> list[
     from forgec.compile.macros.lint import lint_stack_macros
     from forgec.lint.hints import lint_stack_hints
 
-    return [*lint_stack_macros(loaded, registry), *lint_stack_hints(loaded, registry)]
+    return [*lint_stack_macros(loaded.stack, registry), *lint_stack_hints(loaded, registry)]
 
 
 def _finish(loaded: LoadedStack, display: str, registry: Registry | None, prefix: Sequence[Diagnostic]) -> FileResult:

@@ -10,11 +10,15 @@ intended name.  Every finding is ``extra=True``: pi-forge's own diagnostics are 
 from __future__ import annotations
 
 import difflib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from forgec.diagnostics import Diagnostic, Level
 from forgec.model import MESSAGE_ROLES, ROLES
 from forgec.rules import hints as codes
+
+if TYPE_CHECKING:
+    from forgec.codecs.stack import LoadedStack
+    from forgec.plugins import Registry
 
 __all__ = ["lint_stack_hints"]
 
@@ -49,9 +53,9 @@ def _slot_options() -> dict[str, tuple[str, ...]]:
     return known
 
 
-def lint_stack_hints(loaded: Any, registry: Any = None) -> list[Diagnostic]:
+def lint_stack_hints(loaded: LoadedStack, registry: Registry | None = None) -> list[Diagnostic]:
     """Typo hints for a loaded stack (``loaded.raw`` is the parsed file, ``loaded.stack`` normalised)."""
-    raw = getattr(loaded, "raw", None)
+    raw = loaded.raw
     if not isinstance(raw, dict):
         return []
     findings: list[Diagnostic] = []
@@ -69,13 +73,14 @@ def lint_stack_hints(loaded: Any, registry: Any = None) -> list[Diagnostic]:
 
     slot_names = list(_slot_options())
     if registry is not None:
-        slot_names.extend(getattr(registry, "slots", {}) or {})
+        slot_names.extend(registry.slots)
     options_by_slot = _slot_options()
     items = raw.get("items")
     for index, item in enumerate(items if isinstance(items, list) else []):
         if not isinstance(item, dict):
             continue
-        item_id = item.get("id").strip() if isinstance(item.get("id"), str) else None
+        raw_id = item.get("id")
+        item_id = raw_id.strip() if isinstance(raw_id, str) else None
         for key in item:
             if key not in ITEM_FIELDS:
                 add(codes.UNKNOWN_FIELD, "warning",

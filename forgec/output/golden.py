@@ -152,8 +152,9 @@ def _part_text(part: Any) -> str:
     if not isinstance(part, dict):
         return _plain(part) if isinstance(part, (str, list)) else json_stringify(part) or ""
     kind = part.get("type")
-    if kind == "text" and isinstance(part.get("text"), str):
-        return part["text"]
+    text = part.get("text")
+    if kind == "text" and isinstance(text, str):
+        return text
     if kind == "thinking":
         return f"[thinking] {part.get('thinking', '')}"
     if kind == "image":

@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 from urllib.parse import quote
 
-from forgec import __version__
 from forgec.output import escape_json_controls
+from forgec.resources import VERSION
 
 if TYPE_CHECKING:
     from forgec.diagnostics.findings import LintReport
@@ -108,8 +108,8 @@ def document(report: LintReport) -> dict[str, Any]:
                 "tool": {
                     "driver": {
                         "name": "forgec",
-                        "version": __version__,
-                        "semanticVersion": __version__,
+                        "version": VERSION,
+                        "semanticVersion": VERSION,
                         "rules": rules,
                     }
                 },

@@ -31,7 +31,7 @@ def _custom_renderers(registry: Registry | None) -> dict[str, Any]:
 def expand_block(
     text: str,
     *,
-    item_id: str,
+    item_id: Any,
     stack: dict[str, Any],
     runtime: Runtime,
     store: VariableStore | None,

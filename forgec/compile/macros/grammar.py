@@ -181,7 +181,7 @@ class _PostLex:
 def _build_transformer() -> Any:
     from lark import Transformer
 
-    class _Builder(Transformer):  # type: ignore[misc]
+    class _Builder(Transformer[Any, Any]):
         """Builds the AST during the LALR parse (no intermediate lark ``Tree``)."""
 
         def macro(self, children: list[Any]) -> Macro:

@@ -10,12 +10,16 @@ These findings are ``extra=True``: they never change pi-forge's own diagnostics.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from forgec.compile.macros.builtins import BUILTIN_MACROS
 from forgec.compile.macros.grammar import Macro, iter_macros, parse
 from forgec.diagnostics import Diagnostic
 from forgec.js.values import js_trim
+
+if TYPE_CHECKING:
+    from forgec.plugins import Registry
+
 from forgec.rules.macros import (
     MACRO_ARGUMENTS,
     MISSING_MACRO_PLUGIN,
@@ -63,13 +67,13 @@ def _items(stack: dict[str, Any]) -> list[tuple[int, dict[str, Any]]]:
     return [(i, it) for i, it in enumerate(items) if isinstance(it, dict)] if isinstance(items, list) else []
 
 
-def lint_stack_macros(loaded: Any, registry: Any = None) -> list[Diagnostic]:
-    """forgec's macro findings for a loaded stack (``loaded.stack`` is the normalised stack)."""
-    stack = getattr(loaded, "stack", loaded)
+def lint_stack_macros(stack: dict[str, Any], registry: Registry | None = None) -> list[Diagnostic]:
+    """forgec's macro findings for a stack (the loader's normalised stack, or raw stack data)."""
     if not isinstance(stack, dict):
         return []
-    static = stack.get("variables") if isinstance(stack.get("variables"), dict) else {}
-    custom = set(getattr(registry, "macros", {}) or {})
+    variables = stack.get("variables")
+    static: dict[str, Any] = variables if isinstance(variables, dict) else {}
+    custom = set(registry.macros) if registry is not None else set()
 
     blocks: list[tuple[int, dict[str, Any], str, list[Macro]]] = []
     findings_unclosed: list[Diagnostic] = []

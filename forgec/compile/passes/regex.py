@@ -226,7 +226,7 @@ def _transform(rule: SelectedRule, text: str, budget: RegexBudget) -> tuple[str,
     timeout = min(budget.per_call, remaining)
     start = time.monotonic()
     try:
-        return engine.transform_string(
+        result: tuple[str, int] = engine.transform_string(
             rule.pattern,
             text,
             rule.replace,
@@ -234,6 +234,7 @@ def _transform(rule: SelectedRule, text: str, budget: RegexBudget) -> tuple[str,
             max_chars=rule.max_chars,
             timeout=timeout,
         )
+        return result
     except engine.JSRegexTimeout as exc:
         raise (_OverBudget if timeout < budget.per_call else _Timeout) from exc
     finally:

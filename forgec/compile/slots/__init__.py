@@ -68,7 +68,7 @@ def _find_renderer(slot: Any, registry: Registry | None) -> Any:
         return None
     renderer = SLOT_RENDERERS.get(slot)
     if renderer is None and registry is not None:
-        renderer = registry.slots.get(slot)
+        return registry.slots.get(slot)
     return renderer
 
 

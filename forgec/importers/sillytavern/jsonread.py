@@ -23,15 +23,12 @@ def parse_json(text: str) -> Any:
 
 
 def read_text(path: Path) -> str:
-    """``fs.readFileSync(path, "utf8")``; raises ``OSError`` whose ``args[0]`` is Node's message."""
+    """``fs.readFileSync(path, "utf8")``; raises ``OSError`` whose ``args[0]`` is Node's message
+    (:func:`forgec.source.read.node_error_text`, the one copy of Node's ``fs`` texts)."""
+    from forgec.source.read import node_error_text
+
     try:
         data = path.read_bytes()
-    except FileNotFoundError:
-        raise OSError(f"ENOENT: no such file or directory, open '{path}'") from None
-    except IsADirectoryError:
-        raise OSError("EISDIR: illegal operation on a directory, read") from None
-    except PermissionError:
-        raise OSError(f"EACCES: permission denied, open '{path}'") from None
     except OSError as exc:
-        raise OSError(f"{exc.strerror or exc}, open '{path}'") from None
+        raise OSError(node_error_text(exc, str(path))) from None
     return data.decode("utf-8", errors="replace")

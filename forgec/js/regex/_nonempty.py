@@ -171,21 +171,22 @@ class Rewriter:
         # a group or alternation keeps its shape; recursing directly (no helper shared with
         # empty()) keeps one frame per nesting level, as deep patterns need
         if isinstance(node, Group):
-            body = self.non_empty(node.body)
-            return None if body is None else Group(body, node.index, node.name)
+            inner = self.non_empty(node.body)
+            return None if inner is None else Group(inner, node.index, node.name)
         if isinstance(node, Alt):
             alternatives = [self.non_empty(a) for a in node.alternatives]
             return None if any(a is None for a in alternatives) else Alt(alternatives)  # type: ignore[arg-type]
         if isinstance(node, Quant):
             if node.min > REPEAT_LIMIT:
                 return None
-            body: Node | None = node.body
+            body = node.body
             if nullable(node.body):
                 # its own iterations are non-empty ones (the emitter writes it as NE(body){0,max}), so
                 # only the zero count is empty; with a minimum, the first iterations may be empty too
-                body = self.non_empty(node.body) if node.min == 0 else None
-                if body is None:
+                restricted = self.non_empty(node.body) if node.min == 0 else None
+                if restricted is None:
                     return None
+                body = restricted
             twin = Quant(body, max(node.min, 1), node.max, node.greedy)
             self.twins[id(twin)] = self.twins.get(id(node), node)
             return twin

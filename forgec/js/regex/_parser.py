@@ -493,16 +493,16 @@ class Parser:
                 return value
             self.pos = start
             return None
-        value = self._hex(4)
-        if value is not None and uni and 0xD800 <= value <= 0xDBFF and self.cur() == 0x5C:
+        unit = self._hex(4)
+        if unit is not None and uni and 0xD800 <= unit <= 0xDBFF and self.cur() == 0x5C:
             start = self.pos
             if self.nxt() == 0x75:
                 self.adv(2)
                 trail = self._hex(4)
                 if trail is not None and 0xDC00 <= trail <= 0xDFFF:
-                    return 0x10000 + ((value - 0xD800) << 10) + (trail - 0xDC00)
+                    return 0x10000 + ((unit - 0xD800) << 10) + (trail - 0xDC00)
             self.pos = start
-        return value
+        return unit
 
     def _octal(self) -> int:
         value = self.cur() - 0x30

@@ -153,7 +153,7 @@ class JSPattern:
         to left; ``regex`` lists their spans in that (chronological) order too, so the last span is still
         the last iteration, and a rejected empty iteration sits at its left edge.
         """
-        span = m.span(name)
+        span: tuple[int, int] = m.span(name)
         moved = True
         while moved:  # dropping a rejected capture moves the span back: re-check every level
             moved = False

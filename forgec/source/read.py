@@ -1,0 +1,175 @@
+"""Reading input files: the bytes, the decoding pi-forge applies, the size limits, Node's error texts.
+
+pi-forge reads a stack with ``readFile(path, "utf8")`` and ``JSON.parse`` (compile-core.md §10.2,
+§16.10): invalid UTF-8 becomes U+FFFD, a byte-order mark is *not* stripped (so it makes the parse
+fail), and any failure is one diagnostic ``Failed to parse JSON: <reason>``.  :func:`read_source`
+does exactly that for ``.json`` files; ``.yaml``/``.yml`` files go to :mod:`forgec.source.yaml`.
+Every file forgec reads from a user goes through these functions, so the limits and texts are the
+same everywhere.  Reading also adds two forgec-only hints: FG009 (info) when a JSON file starts
+with a byte-order mark, and FG010 (warning) at the first byte that is not UTF-8.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+
+from forgec.diagnostics import Diagnostic
+from forgec.rules import loader as codes
+from forgec.source.document import SourceDocument
+from forgec.source.json import parse_json
+
+__all__ = [
+    "MAX_FILE_BYTES",
+    "MAX_YAML_BYTES",
+    "decode_source",
+    "is_yaml_path",
+    "node_error_text",
+    "parse_source_text",
+    "read_file_bytes",
+    "read_source",
+]
+
+#: Larger files are refused with a diagnostic (pi-forge has no limit; V8 strings stop at 512 Mi units).
+MAX_FILE_BYTES = 64 * 1024 * 1024
+#: ruamel.yaml is pure Python (about 200 KB/s), so YAML input is capped lower.
+MAX_YAML_BYTES = 4 * 1024 * 1024
+
+_YAML_SUFFIXES = (".yaml", ".yml")
+
+
+def is_yaml_path(path: str | os.PathLike[str]) -> bool:
+    """Whether forgec reads this file as YAML (by suffix, case-insensitive)."""
+    return str(path).lower().endswith(_YAML_SUFFIXES)
+
+
+def node_error_text(error: OSError, path: str) -> str:
+    """Node's ``readFile`` error text (``ENOENT: no such file or directory, open '<path>'``)."""
+    if isinstance(error, IsADirectoryError):
+        return "EISDIR: illegal operation on a directory, read"
+    name = errno.errorcode.get(error.errno or 0, "EIO")
+    detail = {
+        errno.ENOENT: "no such file or directory",
+        errno.EACCES: "permission denied",
+        errno.EPERM: "operation not permitted",
+    }.get(error.errno or 0, (error.strerror or "i/o error").lower())
+    return f"{name}: {detail}, open '{path}'"
+
+
+_CHUNK = 1 << 16
+_READ_FLAGS = os.O_RDONLY | getattr(os, "O_BINARY", 0)
+
+
+def read_file_bytes(path: str | os.PathLike[str], limit: int | None = None) -> bytes:
+    """The bytes of a file, or its first ``limit + 1`` bytes (enough to tell it is too large).
+
+    A compile reads two small files, so this skips the buffered file object of ``open()`` (about
+    3 µs per file) and sizes the first read from ``fstat``: ``read(n)`` allocates ``n`` bytes up
+    front, which for a 64 MiB cap cost ~20 µs per file.  Files whose size ``fstat`` does not know
+    (pipes, ``/dev/stdin``) are read in chunks.  Raises ``OSError`` as ``open()`` would.
+    """
+    cap = -1 if limit is None else limit + 1
+    fd = os.open(path, _READ_FLAGS)
+    try:
+        size = os.fstat(fd).st_size
+        want = size + 1 if size > 0 else _CHUNK
+        if cap >= 0:
+            want = min(want, cap)
+        chunks: list[bytes] = []
+        total = 0
+        while want > 0:
+            chunk = os.read(fd, want)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+            if size > 0 and len(chunk) < want:  # a regular file read short: its end (no empty read)
+                break
+            want = _CHUNK if cap < 0 else min(_CHUNK, cap - total)
+    finally:
+        os.close(fd)
+    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+
+
+def read_source(path: str | os.PathLike[str], *, allow_bom: bool = False) -> SourceDocument:
+    """Read and parse a stack file; never raises (problems are ``document.diagnostics``).
+
+    ``allow_bom`` as for :func:`decode_source` (contexts only).
+    """
+    name = os.fspath(path)
+    fmt = "yaml" if is_yaml_path(name) else "json"
+    try:
+        raw = read_file_bytes(name, MAX_FILE_BYTES)
+    except OSError as error:
+        doc = SourceDocument(name, fmt)
+        reason = node_error_text(error, name)
+        message = f"Failed to parse JSON: {reason}" if fmt == "json" else f"Failed to read YAML: {reason}"
+        doc.diagnostics.append(Diagnostic("error", message, codes.FILE_UNREADABLE))
+        return doc
+    limit = MAX_YAML_BYTES if fmt == "yaml" else MAX_FILE_BYTES
+    if len(raw) > limit:
+        doc = SourceDocument(name, fmt)
+        doc.diagnostics.append(
+            Diagnostic(
+                "error",
+                f"File is larger than forgec's {limit // (1024 * 1024)} MiB limit for {fmt.upper()} input.",
+                codes.FILE_TOO_LARGE,
+            )
+        )
+        return doc
+    return decode_source(raw, name, fmt, allow_bom=allow_bom)
+
+
+def decode_source(raw: bytes, path: str = "<memory>", fmt: str = "json", *, allow_bom: bool = False) -> SourceDocument:
+    """Decode ``raw`` as Node's ``readFile(path, "utf8")`` does and parse it; never raises.
+
+    Invalid UTF-8 becomes U+FFFD (pi-forge reads it silently), with a forgec-only FG010 warning at
+    the first such byte.  ``allow_bom``: a leading byte-order mark is read as a space (so positions
+    stay right) instead of failing ``JSON.parse`` — for forgec's own formats (contexts), never for
+    stacks, whose JSON must be read exactly as pi-forge reads it.
+    """
+    try:
+        text = raw.decode("utf-8")
+        bad_at = None
+    except UnicodeDecodeError as error:
+        text = raw.decode("utf-8", errors="replace")
+        bad_at = len(raw[: error.start].decode("utf-8", errors="replace"))
+    if allow_bom and text.startswith("\ufeff"):
+        text = " " + text[1:]
+    doc = parse_source_text(text, path, fmt)
+    if bad_at is not None:
+        line, column = doc.position(bad_at)
+        doc.diagnostics.append(
+            Diagnostic(
+                "warning",
+                f"The file is not valid UTF-8 (first bad byte at line {line}, column {column}); pi-forge "
+                "reads such bytes as U+FFFD. Re-save the file as UTF-8.",
+                codes.INVALID_UTF8,
+                span=doc.span(bad_at, bad_at + 1),
+                extra=True,
+            )
+        )
+    return doc
+
+
+def parse_source_text(text: str, path: str = "<memory>", fmt: str = "json") -> SourceDocument:
+    """Parse already-decoded text as ``fmt`` (``"json"`` or ``"yaml"``); never raises."""
+    doc = SourceDocument(str(path), fmt, text)
+    if fmt == "yaml":
+        from forgec.source.yaml import parse_yaml
+
+        parse_yaml(doc)
+    else:
+        parse_json(doc)
+        if not doc.parsed and text.startswith("\ufeff"):
+            doc.diagnostics.append(
+                Diagnostic(
+                    "info",
+                    "The file starts with a UTF-8 byte-order mark; pi-forge cannot read it. Save it "
+                    "without BOM.",
+                    codes.BYTE_ORDER_MARK,
+                    span=doc.span(0, 1),
+                    extra=True,
+                )
+            )
+    return doc
