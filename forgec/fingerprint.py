@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from forgec.diagnostics import Diagnostic
 from forgec.errors import EXIT_FAILED, ForgecError
-from forgec.js.values import UNDEFINED, js_number_to_string, json_quote, utf16_key
+from forgec.js.values import UNDEFINED, js_number_to_string, json_literal, json_quote, utf16_key
 from forgec.model import PROFILE_TYPE, THINKING_LEVELS
 
 if TYPE_CHECKING:
@@ -64,12 +64,9 @@ def _typeof(value: Any) -> str:
 
 def _canon_scalar(value: Any, path: str) -> str | None:
     """The canonical text of a non-container value; None for a container."""
-    if value is None:
-        return "null"
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
+    literal = json_literal(value)
+    if literal is not None:
+        return literal
     if isinstance(value, str):
         return json_quote(value)
     if isinstance(value, (int, float)):

@@ -91,8 +91,9 @@ def _load_path(path: Path, supported_slots: tuple[str, ...] | None) -> tuple[Loa
 def _refuse_unreadable(loaded: LoadedStack) -> None:
     """A stack file that cannot be read at all is an :class:`InputError`, not pi-forge's fallback stack."""
     for diagnostic in loaded.diagnostics:
-        if diagnostic.code == FILE_UNREADABLE:
-            raise InputError(f"{loaded.path}: {diagnostic.message}", path=loaded.path, diagnostics=[diagnostic])
+        if diagnostic.code == FILE_UNREADABLE:  # pi-forge's text: "Failed to parse JSON: ENOENT: …"
+            reason = diagnostic.message.split(": ", 1)[-1]
+            raise InputError(f"cannot read the stack file {loaded.path}: {reason}", path=loaded.path, diagnostics=[diagnostic])
 
 
 def _slots(env: Environment | None) -> tuple[str, ...] | None:

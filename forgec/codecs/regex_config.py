@@ -59,8 +59,14 @@ def _ordered(flags: str) -> str:
     return "".join(f for f in SUPPORTED_FLAGS if f in flags)
 
 
-def check_regex_config(stack: dict[str, Any], diagnostics: list[Diagnostic]) -> None:
-    """Append the §10.6 findings for ``stack["regex"]`` (the raw object kept by normalisation)."""
+def check_regex_config(stack: dict[str, Any]) -> list[Diagnostic]:
+    """The §10.6 findings for ``stack["regex"]`` (the raw object kept by normalisation), in order."""
+    diagnostics: list[Diagnostic] = []
+    _check_regex_config(stack, diagnostics)
+    return diagnostics
+
+
+def _check_regex_config(stack: dict[str, Any], diagnostics: list[Diagnostic]) -> None:
     if "regex" not in stack:
         return
     regex = stack["regex"]

@@ -147,8 +147,7 @@ def load_stack_data(
     if isinstance(data_or_text, str):
         document = parse_source_text(data_or_text, where, "yaml" if is_yaml_path(file_name) else "json")
         return _load_document(document, where, file_name, scope, supported_slots)
-    diagnostics: list[Diagnostic] = []
-    stack = load_value(data_or_text, file_name, diagnostics, supported_slots=supported_slots)
+    stack, diagnostics = load_value(data_or_text, file_name, supported_slots=supported_slots)
     return LoadedStack(where, file_name, scope, stack, data_or_text, diagnostics, None)
 
 
@@ -177,7 +176,8 @@ def _load_document(
     if not document.parsed:
         return LoadedStack(path, file_name, scope, fallback_stack(file_name), None, diagnostics, document)
     try:
-        stack = load_value(document.data, file_name, diagnostics, supported_slots=supported_slots)
+        stack, found = load_value(document.data, file_name, supported_slots=supported_slots)
+        diagnostics.extend(found)
     except RecursionError:  # a value nested deeper than a later stage can walk; never a traceback
         diagnostics = [
             *document.diagnostics,
@@ -188,12 +188,13 @@ def _load_document(
 
 
 def load_value(
-    value: Any, file_name: str, diagnostics: list[Diagnostic], *, supported_slots: Iterable[str] | None = None
-) -> dict[str, Any]:
-    """Steps 2–5 of §10.2 on a parsed value; returns the normalised stack, appends diagnostics."""
-    raw_shape_checks(value, diagnostics)
-    stack = normalize_stack(value, file_name, diagnostics)
-    validate_stack(stack, diagnostics, supported_slots=supported_slots, normalised=True)
+    value: Any, file_name: str, *, supported_slots: Iterable[str] | None = None
+) -> tuple[dict[str, Any], list[Diagnostic]]:
+    """Steps 2–5 of §10.2 on a parsed value: the normalised stack and the diagnostics, in order."""
+    diagnostics: list[Diagnostic] = []
+    _raw_shape_checks(value, diagnostics)
+    stack = _normalize_stack(value, file_name, diagnostics)
+    _validate_stack(stack, diagnostics, supported_slots=supported_slots, normalised=True)
     if file_name == "default.json" and isinstance(value, dict) and "autoActivate" not in value:
         diagnostics.append(
             Diagnostic(
@@ -204,7 +205,32 @@ def load_value(
                 pointer=(),
             )
         )
-    return stack
+    return stack, diagnostics
+
+
+def raw_shape_checks(value: Any, *, normalised: bool = False) -> list[Diagnostic]:
+    """§10.3's findings on a raw (or, with ``normalised``, a normalised) stack value."""
+    diagnostics: list[Diagnostic] = []
+    _raw_shape_checks(value, diagnostics, normalised=normalised)
+    return diagnostics
+
+
+def normalize_stack(value: Any, file_name: str) -> tuple[dict[str, Any], list[Diagnostic]]:
+    """§10.4: pi-forge's normalised stack (a new object) and normalisation's own findings."""
+    diagnostics: list[Diagnostic] = []
+    return _normalize_stack(value, file_name, diagnostics), diagnostics
+
+
+def validate_stack(
+    stack: Any, *, supported_slots: Iterable[str] | None = None, normalised: bool = False
+) -> list[Diagnostic]:
+    """§10.5's findings on a (normally normalised) stack, in pi-forge's order.
+
+    ``normalised``: ``stack`` is :func:`normalize_stack`'s result (see :func:`raw_shape_checks`).
+    """
+    diagnostics: list[Diagnostic] = []
+    _validate_stack(stack, diagnostics, supported_slots=supported_slots, normalised=normalised)
+    return diagnostics
 
 
 # --- raw shape checks (§10.3) ---------------------------------------------------------------------
@@ -214,7 +240,7 @@ def _is_blank_or_not_string(value: Any) -> bool:
     return not isinstance(value, str) or js_trim(value) == ""
 
 
-def raw_shape_checks(value: Any, diagnostics: list[Diagnostic], *, normalised: bool = False) -> None:
+def _raw_shape_checks(value: Any, diagnostics: list[Diagnostic], *, normalised: bool = False) -> None:
     """§10.3 on a raw (or normalised) stack value; nothing for a non-object.
 
     ``normalised``: ``value`` is :func:`normalize_stack`'s result, whose items got their member
@@ -368,7 +394,7 @@ def _valid_role(role: Any) -> bool:
 # --- normalisation (§10.4) ------------------------------------------------------------------------
 
 
-def normalize_stack(value: Any, file_name: str, diagnostics: list[Diagnostic]) -> dict[str, Any]:
+def _normalize_stack(value: Any, file_name: str, diagnostics: list[Diagnostic]) -> dict[str, Any]:
     """§10.4: pi-forge's normalised stack (a new object; ``defaults``/``context``/``regex`` kept raw)."""
     if not isinstance(value, dict):
         diagnostics.append(
@@ -574,7 +600,7 @@ def _normalize_policy(value: dict[str, Any], label: str, diagnostics: list[Diagn
 # --- validation (§10.5) ---------------------------------------------------------------------------
 
 
-def validate_stack(
+def _validate_stack(
     stack: Any,
     diagnostics: list[Diagnostic],
     *,
@@ -586,7 +612,7 @@ def validate_stack(
     ``normalised``: ``stack`` is :func:`normalize_stack`'s result (see :func:`raw_shape_checks`).
     """
     supported = _BUILTIN_SLOTS if supported_slots is None else frozenset(supported_slots)
-    raw_shape_checks(stack, diagnostics, normalised=normalised)
+    _raw_shape_checks(stack, diagnostics, normalised=normalised)
     if not isinstance(stack, dict):
         return
     if _is_blank_or_not_string(stack.get("id")):
@@ -642,7 +668,7 @@ def validate_stack(
                     pointer=("mode",),
                 )
             )
-    check_regex_config(stack, diagnostics)
+    diagnostics.extend(check_regex_config(stack))
 
 
 def _validate_item(

@@ -10,7 +10,7 @@ loader or raw (the web-editor path), and every field is read with pi-forge's len
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from forgec.compile.macros import expand_block
 from forgec.compile.passes import history as hist
@@ -21,6 +21,9 @@ from forgec.diagnostics import Diagnostic
 from forgec.js.values import UNDEFINED, js_trim, js_truthy
 from forgec.model.runtime import Runtime
 from forgec.model.variables import VariableStore
+
+if TYPE_CHECKING:
+    from forgec.plugins import Registry
 from forgec.rules import compile as codes
 
 __all__ = [
@@ -104,7 +107,7 @@ def _item_text(
     store: VariableStore,
     diagnostics: list[Diagnostic],
     tools: _Tools,
-    registry: Any,
+    registry: Registry | None,
 ) -> str:
     """A block's content with macros expanded, or a slot's rendering (§3, §6); never trimmed here."""
     if item.get("kind") == "slot":
@@ -128,7 +131,7 @@ def _item_text(
 
 
 def compile_system_prompt(
-    stack: Any, runtime: Runtime, store: VariableStore, *, registry: Any = None, regex_budget: Any = None
+    stack: Any, runtime: Runtime, store: VariableStore, *, registry: Registry | None = None, regex_budget: rx.RegexBudget | None = None
 ) -> SystemResult:
     """§7: system items joined with blank lines, combined with Pi's base prompt by ``mode``."""
     diagnostics: list[Diagnostic] = []
@@ -229,8 +232,8 @@ def compile_messages(
     store: VariableStore,
     messages: list[Any] | None = None,
     *,
-    registry: Any = None,
-    regex_budget: Any = None,
+    registry: Registry | None = None,
+    regex_budget: rx.RegexBudget | None = None,
 ) -> MessagesResult:
     """§8: synthetic messages of non-system items, the chat history at its slot, compiled regex rules.
 
@@ -308,7 +311,7 @@ def compile_messages(
 
 
 def compile_prompt(
-    stack: Any, runtime: Runtime, store: VariableStore, *, registry: Any = None, regex_budget: Any = None
+    stack: Any, runtime: Runtime, store: VariableStore, *, registry: Registry | None = None, regex_budget: rx.RegexBudget | None = None
 ) -> CompiledPrompt:
     """§2 steps 2–3: the system prompt, then the messages, with one shared variable store.
 

@@ -35,6 +35,7 @@ __all__ = [
     "js_trim_end",
     "js_trim_start",
     "js_truthy",
+    "json_literal",
     "json_quote",
     "json_stringify",
     "rejoin_surrogates",
@@ -214,16 +215,27 @@ def js_number_to_string(value: float | int) -> str:
     return sign + digits[0] + "." + digits[1:] + "e" + exp_text
 
 
-def js_string(value: Any) -> str:
-    """``String(value)`` (§0.4): arrays join with commas, objects are ``[object Object]``."""
-    if value is UNDEFINED:
-        return "undefined"
+def json_literal(value: object) -> str | None:
+    """``null``, ``true`` or ``false`` for JSON's three literals, else None.
+
+    Identity checks, not equality: ``True == 1`` in Python, and 1 is a number, not ``true``.
+    """
     if value is None:
         return "null"
     if value is True:
         return "true"
     if value is False:
         return "false"
+    return None
+
+
+def js_string(value: Any) -> str:
+    """``String(value)`` (§0.4): arrays join with commas, objects are ``[object Object]``."""
+    if value is UNDEFINED:
+        return "undefined"
+    literal = json_literal(value)
+    if literal is not None:
+        return literal
     if isinstance(value, str):
         return value
     if isinstance(value, (int, float)):
@@ -333,12 +345,11 @@ def json_stringify(value: Any, indent: int | None = None, *, sort_keys: bool = F
 
 def _scalar_text(value: Any) -> str | None:
     """The JSON text of a non-container value, or None for a list/tuple/dict."""
-    if value is None or value is UNDEFINED:
+    if value is UNDEFINED:
         return "null"
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
+    literal = json_literal(value)
+    if literal is not None:
+        return literal
     if isinstance(value, str):
         return json_quote(value)
     if isinstance(value, (int, float)):

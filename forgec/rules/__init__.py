@@ -18,13 +18,12 @@ FG9xx      forgec configuration and plugins
 Each stage declares its rules in a module of this package (``loader.py``, ``macros.py`` ...) as
 :class:`Rule` objects; the docstring-like fields ``summary``, ``bad`` and ``good`` are the user
 documentation that ``forgec rule CODE`` prints (the sqlfluff/ruff habit).  Rules are registered when
-their module is imported; :func:`all_rules` imports every stage module.
+their module is imported; :func:`all_rules` imports every stage module, by name in
+:func:`_load_all` (visible to readers and tools; a test holds the list complete).
 """
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
 from dataclasses import dataclass
 
 __all__ = ["Rule", "all_rules", "register", "rule_for"]
@@ -62,11 +61,22 @@ def register(*rules: Rule) -> None:
 
 
 def _load_all() -> None:
+    """Import every stage's catalog (each registers its rules); imported only when a lookup needs it."""
     global _loaded_all
     if _loaded_all:
         return
-    for info in pkgutil.iter_modules(__path__):
-        importlib.import_module(f"{__name__}.{info.name}")
+    from forgec.rules import (  # noqa: F401  (imported for their registrations)
+        compile,
+        hints,
+        importer,
+        loader,
+        macros,
+        payloads,
+        plugins,
+        regex_config,
+        slots,
+    )
+
     _loaded_all = True
 
 

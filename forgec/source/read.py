@@ -19,16 +19,7 @@ from forgec.rules import loader as codes
 from forgec.source.document import SourceDocument
 from forgec.source.json import parse_json
 
-__all__ = [
-    "MAX_FILE_BYTES",
-    "MAX_YAML_BYTES",
-    "decode_source",
-    "is_yaml_path",
-    "node_error_text",
-    "parse_source_text",
-    "read_file_bytes",
-    "read_source",
-]
+# the public names are re-exported by forgec.source, whose __all__ lists them
 
 #: Larger files are refused with a diagnostic (pi-forge has no limit; V8 strings stop at 512 Mi units).
 MAX_FILE_BYTES = 64 * 1024 * 1024

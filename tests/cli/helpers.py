@@ -73,3 +73,19 @@ def position_of(text: str, needle: str, occurrence: int = 1) -> tuple[int, int]:
     return line, column
 
 
+
+
+def dup_stack(item_id: str, name: str | None = None) -> dict[str, object]:
+    """A stack whose two user blocks share the id ``item_id`` (FG135), the second one titled ``name``."""
+    block: dict[str, object] = {"kind": "block", "id": item_id, "role": "user", "content": "b"}
+    if name is not None:
+        block["name"] = name
+    return {
+        "schemaVersion": 1,
+        "id": "s",
+        "items": [
+            {"kind": "slot", "id": "h", "slot": "chat-history"},
+            {"kind": "block", "id": item_id, "role": "user", "content": "a"},
+            block,
+        ],
+    }

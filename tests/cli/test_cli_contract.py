@@ -14,7 +14,7 @@ from click.testing import Result
 from .helpers import BROKEN_JSON, CLEAN_STACK, position_of, write_json, write_text
 
 CASES = Path(__file__).resolve().parents[1] / "conformance" / "cases"
-IMPORT_DATA = Path(__file__).resolve().parents[1] / "importer" / "data"
+IMPORT_DATA = Path(__file__).resolve().parents[1] / "importers" / "data"
 TARGET = ("--target", "anthropic-messages")
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import lay_out_case, load_expected, mask_engine_text, stack_cases
+from conformance_helpers import lay_out_case, load_expected, mask_engine_text, stack_cases
 
 from forgec.js.values import dumps_report
 

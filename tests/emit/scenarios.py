@@ -1,7 +1,7 @@
 """Message builders for the payload tests (pi-agent message shapes, context-format.md).
 
-One module serves ``tests/emit`` and the payload audit tests in ``tests/audit`` (imported there as
-``emit.scenarios``, like ``macros.spec_examples``), so a scenario means the same thing in both.
+One module serves every payload test in ``tests/emit`` (the emitters, the conversion and the
+payload rules of payloads.md), so a scenario means the same thing in all of them.
 """
 
 from __future__ import annotations

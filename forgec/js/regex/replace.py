@@ -7,7 +7,7 @@ process backslashes and ``\\g<…>``, JavaScript only knows ``$`` tokens.  All p
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 __all__ = ["expand_js_replacement", "expand_trim_replacement", "prepass_dollar_zero"]
 
@@ -35,6 +35,34 @@ def prepass_dollar_zero(template: str) -> str:
     return "".join(out)
 
 
+def _expand(template: str, token: Callable[[str, int], tuple[str, int]]) -> str:
+    """The scan both expanders share: literal text is copied in chunks, and each ``$`` that has a
+    character after it is handed to ``token(template, i)``, which returns the text it stands for
+    and where scanning resumes.  A ``$`` at the very end is literal."""
+    out: list[str] = []
+    i, n = 0, len(template)
+    while True:
+        j = template.find("$", i)
+        if j < 0 or j + 1 >= n:
+            out.append(template[i:])
+            return "".join(out)
+        out.append(template[i:j])
+        text, i = token(template, j)
+        out.append(text)
+
+
+def _context_token(template: str, i: int, matched: str, position: int, subject: str) -> tuple[str, int] | None:
+    """The tokens whose meaning the two expanders share: ``$$``, ``$``` and ``$'`` (None otherwise)."""
+    d = template[i + 1]
+    if d == "$":
+        return "$", i + 2
+    if d == "`":
+        return subject[:position], i + 2
+    if d == "'":
+        return subject[position + len(matched) :], i + 2
+    return None
+
+
 def expand_js_replacement(
     template: str,
     matched: str,
@@ -51,53 +79,29 @@ def expand_js_replacement(
     if "$" not in template:
         return template
     m = len(groups)
-    out: list[str] = []
-    i, n = 0, len(template)
-    while i < n:
-        c = template[i]
-        if c != "$" or i + 1 >= n:
-            out.append(c)
-            i += 1
-            continue
+
+    def token(template: str, i: int) -> tuple[str, int]:
+        shared = _context_token(template, i, matched, position, subject)
+        if shared is not None:
+            return shared
         d = template[i + 1]
-        if d == "$":
-            out.append("$")
-            i += 2
-        elif d == "&":
-            out.append(matched)
-            i += 2
-        elif d == "`":
-            out.append(subject[:position])
-            i += 2
-        elif d == "'":
-            out.append(subject[position + len(matched):])
-            i += 2
-        elif _is_digit(d):
-            if i + 2 < n and _is_digit(template[i + 2]):
+        if d == "&":
+            return matched, i + 2
+        if _is_digit(d):
+            if i + 2 < len(template) and _is_digit(template[i + 2]):
                 nn = int(template[i + 1 : i + 3])
                 if 1 <= nn <= m:
-                    out.append(groups[nn - 1] or "")
-                    i += 3
-                    continue
+                    return groups[nn - 1] or "", i + 3
             k = int(d)
-            if 1 <= k <= m:
-                out.append(groups[k - 1] or "")
-            else:
-                out.append("$" + d)
-            i += 2
-        elif d == "<":
+            return (groups[k - 1] or "") if 1 <= k <= m else "$" + d, i + 2
+        if d == "<":
             close = template.find(">", i + 2) if named_groups is not None else -1
-            if close == -1:
-                out.append("$<")
-                i += 2
-            else:
-                assert named_groups is not None
-                out.append(named_groups.get(template[i + 2 : close]) or "")
-                i = close + 1
-        else:
-            out.append("$")
-            i += 1
-    return "".join(out)
+            if close == -1 or named_groups is None:
+                return "$<", i + 2
+            return named_groups.get(template[i + 2 : close]) or "", close + 1
+        return "$", i + 1
+
+    return _expand(template, token)
 
 
 def _trim(value: str, trim_strings: Sequence[str]) -> str:
@@ -116,46 +120,33 @@ def expand_trim_replacement(
     named_groups: Mapping[str, str | None] | None,
     trim_strings: Sequence[str],
 ) -> str:
-    """pi-forge's expander for rules with ``trimStrings`` (A5.5); applied to the raw template."""
-    out: list[str] = []
-    i, n = 0, len(template)
+    """pi-forge's expander for rules with ``trimStrings`` (A5.5); applied to the raw template.
+
+    It differs from ``GetSubstitution`` in four places: ``$0`` (not followed by a digit) is the
+    match, captures and the match are trimmed, ``$1``-``$99`` are read greedily whatever the group
+    count, and a ``$<…>`` that names nothing is empty (a bare ``$<`` or ``$<>`` stays literal).
+    """
     m = len(groups)
-    while i < n:
-        c = template[i]
-        if c != "$" or i + 1 >= n:
-            out.append(c)
-            i += 1
-            continue
+
+    def token(template: str, i: int) -> tuple[str, int]:
+        shared = _context_token(template, i, matched, position, subject)
+        if shared is not None:
+            return shared
+        n = len(template)
         d = template[i + 1]
-        if d == "$":
-            out.append("$")
-            i += 2
-        elif d == "&" or (d == "0" and not (i + 2 < n and _is_digit(template[i + 2]))):
-            out.append(_trim(matched, trim_strings))
-            i += 2
-        elif d == "`":
-            out.append(subject[:position])
-            i += 2
-        elif d == "'":
-            out.append(subject[position + len(matched):])
-            i += 2
-        elif "1" <= d <= "9":
+        if d == "&" or (d == "0" and not (i + 2 < n and _is_digit(template[i + 2]))):
+            return _trim(matched, trim_strings), i + 2
+        if "1" <= d <= "9":
             j = i + 3 if i + 2 < n and _is_digit(template[i + 2]) else i + 2
             k = int(template[i + 1 : j])
             value = groups[k - 1] if k <= m else None
-            out.append(_trim(value, trim_strings) if value is not None else "")
-            i = j
-        elif d == "<":
+            return (_trim(value, trim_strings) if value is not None else ""), j
+        if d == "<":
             close = template.find(">", i + 2)
             if close <= i + 2:
-                out.append("$")
-                i += 1
-            else:
-                name = template[i + 2 : close]
-                value = named_groups.get(name) if named_groups is not None else None
-                out.append(_trim(value, trim_strings) if value is not None else "")
-                i = close + 1
-        else:
-            out.append("$")
-            i += 1
-    return "".join(out)
+                return "$", i + 1
+            value = named_groups.get(template[i + 2 : close]) if named_groups is not None else None
+            return (_trim(value, trim_strings) if value is not None else ""), close + 1
+        return "$", i + 1
+
+    return _expand(template, token)
