@@ -41,6 +41,7 @@ from pathlib import Path
 from forgec.js.values import utf16_key
 
 __all__ = [
+    "GLOBAL_CONFIG_VARIABLE",
     "GLOBAL_DIR_VARIABLE",
     "STACK_SUFFIXES",
     "STDIN_STACK_NAME",
@@ -48,11 +49,16 @@ __all__ = [
     "Target",
     "config_start",
     "expand_paths",
+    "global_config_path",
     "global_forge_dir",
+    "global_profile_dir",
+    "global_stack_dir",
     "import_report_paths",
     "list_folder_files",
     "list_resource_files",
     "may_exist",
+    "project_config_path",
+    "project_profile_dir",
     "project_root_of",
     "project_stack_dirs",
     "stack_folder_group",
@@ -63,11 +69,16 @@ __all__ = [
 STACK_SUFFIXES = (".json", ".yaml", ".yml")
 #: The environment variable that moves the user-global forge folder (pi-forge's test/dev override).
 GLOBAL_DIR_VARIABLE = "PI_FORGE_GLOBAL_DIR"
+#: The environment variable that moves the user-global forge config file (pi-forge's test override).
+GLOBAL_CONFIG_VARIABLE = "PI_FORGE_GLOBAL_CONFIG_PATH"
 
 #: Project stack folders relative to the project root, primary first (§10.1).
 _PROJECT_STACK_DIRS = ((".pi", "forge", "prompt-stacks"), (".pi", "prompt-stacks"))
 _FORGE_DIR = (".pi", "forge")
 _IMPORT_REPORTS = "import-reports"
+_PROFILES = "agent-profiles"
+_STACKS = "prompt-stacks"
+_CONFIG = "config.json"
 #: The name of a stack read from standard input without ``--stdin-filename``.
 STDIN_STACK_NAME = "stdin.json"
 
@@ -85,6 +96,34 @@ def global_forge_dir(environ: Mapping[str, str] | None = None) -> Path:
     env = os.environ if environ is None else environ
     value = env.get(GLOBAL_DIR_VARIABLE)
     return Path(value) if value else Path.home().joinpath(*_FORGE_DIR)
+
+
+def global_stack_dir(global_dir: Path) -> Path:
+    """The user-global prompt-stack folder (its own listing group: it never shadows project stacks)."""
+    return global_dir / _STACKS
+
+
+def project_profile_dir(root: Path) -> Path:
+    """``<project>/.pi/forge/agent-profiles`` (profiles-exec.md §1.1)."""
+    return root.joinpath(*_FORGE_DIR, _PROFILES)
+
+
+def global_profile_dir(global_dir: Path) -> Path:
+    """``<global forge folder>/agent-profiles``."""
+    return global_dir / _PROFILES
+
+
+def project_config_path(root: Path) -> Path:
+    """``<project>/.pi/forge/config.json``, the project's forge config (§2.1)."""
+    return root.joinpath(*_FORGE_DIR, _CONFIG)
+
+
+def global_config_path(global_dir: Path, environ: Mapping[str, str] | None = None) -> Path:
+    """The user-global forge config: ``$PI_FORGE_GLOBAL_CONFIG_PATH`` if set, else
+    ``<global forge folder>/config.json`` (§2.1)."""
+    env = os.environ if environ is None else environ
+    value = env.get(GLOBAL_CONFIG_VARIABLE)
+    return Path(value) if value else global_dir / _CONFIG
 
 
 def import_report_paths(root: Path, stack_id: str) -> tuple[Path, Path, Path]:

@@ -128,7 +128,12 @@ def redact_payload(value: Any) -> Any:
 
 @dataclass(frozen=True, slots=True)
 class Capture:
-    """What pi-forge's ``/payload`` records, minus the wall-clock and session fields."""
+    """pi-forge's capture record of one provider payload (profiles-exec.md §5).
+
+    ``payload`` is the redacted value (``None`` when the text was truncated or could not be
+    produced); ``captured_at`` the ISO time of the capture, ``stack_id`` the active stack and
+    ``save_path`` where the text is saved, each only when known.
+    """
 
     payload: Any
     text: str
@@ -136,15 +141,24 @@ class Capture:
     approx_tokens: int
     truncated: bool
     error: str | None = None
+    captured_at: str | None = None
+    stack_id: str | None = None
+    save_path: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        doc: dict[str, Any] = {
-            "payload": self.payload,
+        """The record as pi-forge writes it (``payload`` absent when there is none)."""
+        doc: dict[str, Any] = {}
+        for key, value in (("capturedAt", self.captured_at), ("stackId", self.stack_id), ("savePath", self.save_path)):
+            if value is not None:
+                doc[key] = value
+        if not (self.truncated or self.error is not None):
+            doc["payload"] = self.payload
+        doc.update({
             "text": self.text,
             "chars": self.chars,
             "approxTokens": self.approx_tokens,
             "truncated": self.truncated,
-        }
+        })
         if self.error is not None:
             doc["error"] = self.error
         return doc
@@ -156,16 +170,20 @@ def render_payload(redacted: Any) -> str:
     return js_string(UNDEFINED) if text is None else text
 
 
-def capture_payload(body: Any) -> Capture:
-    """Redact, render and size a body: the text is what ``--redact`` prints or saves."""
+def capture_payload(
+    body: Any, *, captured_at: str | None = None, stack_id: str | None = None, save_path: str | None = None
+) -> Capture:
+    """Redact, render and size a body: the text is what ``--redact`` prints or saves.
+
+    ``captured_at``, ``stack_id`` and ``save_path`` complete pi-forge's capture record (§5).
+    """
     redacted = redact_payload(body)
     error: str | None = None
     payload: Any = redacted
     try:
         text = render_payload(redacted)
     except (TypeError, ValueError, RecursionError) as exc:
-        error = str(exc)
-        text = f"Failed to stringify provider payload: {error}"
+        text = error = f"Failed to stringify provider payload: {exc}"
         payload = None
     truncated = False
     if error is None and js_len(text) > MAX_RENDERED_CHARS:
@@ -176,4 +194,6 @@ def capture_payload(body: Any) -> Capture:
         truncated = True
         payload = None
     chars = js_len(text)
-    return Capture(payload, text, chars, max(1, math.ceil(chars / 4)), truncated, error)
+    return Capture(
+        payload, text, chars, max(1, math.ceil(chars / 4)), truncated, error, captured_at, stack_id, save_path
+    )

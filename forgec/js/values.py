@@ -19,7 +19,10 @@ from collections.abc import Iterator
 from typing import Any, Final, TypeGuard
 
 __all__ = [
+    "HOLE",
     "UNDEFINED",
+    "JSBigInt",
+    "JSNonPlainObject",
     "civil_from_days",
     "dumps_report",
     "is_array_index",
@@ -62,6 +65,49 @@ class _Undefined:
 
 
 UNDEFINED: Final = _Undefined()
+
+
+class _Hole:
+    """A hole of a sparse JavaScript array (``[1, , 3]``): no element at all, not even ``undefined``."""
+
+    _instance: _Hole | None = None
+
+    def __new__(cls) -> _Hole:
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "HOLE"
+
+
+HOLE: Final = _Hole()
+
+
+class JSBigInt:
+    """A JavaScript ``bigint`` (``42n``): a number JSON cannot hold (``JSON.stringify`` throws)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: int) -> None:
+        self.value = value
+
+    def __repr__(self) -> str:
+        return f"{self.value}n"
+
+
+class JSNonPlainObject(dict[str, Any]):
+    """An object whose prototype is not ``Object.prototype`` -- a ``Date``, a ``Map``, a class
+    instance: its own enumerable properties are the dict's items (none for a ``Date`` or a ``Map``).
+
+    ``kind`` names the class; a ``Date`` keeps its ISO text, which ``JSON.stringify`` prints
+    (``toJSON``).  Canonical JSON refuses such objects; redaction walks their own properties.
+    """
+
+    def __init__(self, kind: str, iso: str | None = None) -> None:
+        super().__init__()
+        self.kind = kind
+        self.iso = iso
 
 # --- whitespace (§0.6) ---------------------------------------------------------------------------
 
@@ -333,10 +379,11 @@ def _number_json(value: float | int) -> str:
 def json_stringify(value: Any, indent: int | None = None, *, sort_keys: bool = False) -> str | None:
     """``JSON.stringify(value, null, indent)``; returns ``None`` where JavaScript returns ``undefined``.
 
-    Object keys follow JavaScript enumeration order; members whose value is :data:`UNDEFINED` are
-    skipped and :data:`UNDEFINED` array elements print ``null``.
+    Object keys follow JavaScript enumeration order; members whose value is :data:`UNDEFINED` or a
+    function are skipped and such array elements (and holes) print ``null``; a ``bigint`` raises
+    ``TypeError`` with V8's text.
     """
-    if value is UNDEFINED:
+    if value is UNDEFINED or callable(value):
         return None
     parts: list[str] = []
     _stringify_into(value, parts, indent, "", sort_keys=sort_keys)
@@ -344,8 +391,12 @@ def json_stringify(value: Any, indent: int | None = None, *, sort_keys: bool = F
 
 
 def _scalar_text(value: Any) -> str | None:
-    """The JSON text of a non-container value, or None for a list/tuple/dict."""
-    if value is UNDEFINED:
+    """The JSON text of a non-container value, or None for a list/tuple/dict.
+
+    ``undefined``, a function and an array hole print ``null`` (they only reach here as array
+    elements: object members holding them are skipped); a ``bigint`` throws as in JavaScript.
+    """
+    if value is UNDEFINED or value is HOLE:
         return "null"
     literal = json_literal(value)
     if literal is not None:
@@ -354,8 +405,14 @@ def _scalar_text(value: Any) -> str | None:
         return json_quote(value)
     if isinstance(value, (int, float)):
         return _number_json(value)
+    if isinstance(value, JSNonPlainObject) and value.iso is not None:
+        return json_quote(value.iso)  # Date.prototype.toJSON
     if isinstance(value, (list, tuple, dict)):
         return None
+    if isinstance(value, JSBigInt):
+        raise TypeError("Do not know how to serialize a BigInt")
+    if callable(value):
+        return "null"
     raise TypeError(f"not a JSON value: {type(value).__name__}")
 
 
@@ -377,7 +434,7 @@ def _stringify_into(
     def open_container(container: Any, level: str) -> None:
         if isinstance(container, dict):
             pairs = sorted(container.items()) if sort_keys else js_items(container)
-            members = [(k, v) for k, v in pairs if v is not UNDEFINED]
+            members = [(k, v) for k, v in pairs if v is not UNDEFINED and not callable(v)]
             if not members:
                 out.append("{}")
                 return

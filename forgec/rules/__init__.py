@@ -8,10 +8,10 @@ FG1xx      stack shape, normalisation and validation (pi-forge's loader)
 FG2xx      macros (pi-forge's compile-time macro findings and forgec's static analysis)
 FG3xx      slots and system/message assembly
 FG4xx      chat history
-FG5xx      reserved (policy findings are loader findings, FG13x/FG14x)
+FG5xx      agent profiles (FG500-FG569) and the forge config (FG570-FG599)
 FG6xx      regex rules
 FG7xx      SillyTavern import
-FG8xx      provider payloads, fingerprints, profiles
+FG8xx      provider payloads and fingerprints (FG800-FG819), the delegation contract and execution (FG820-)
 FG9xx      forgec configuration and plugins
 =========  =====================================================================
 
@@ -67,12 +67,14 @@ def _load_all() -> None:
         return
     from forgec.rules import (  # noqa: F401  (imported for their registrations)
         compile,
+        forge_config,
         hints,
         importer,
         loader,
         macros,
         payloads,
         plugins,
+        profiles,
         regex_config,
         slots,
     )
