@@ -52,6 +52,8 @@ class Diagnostic:
     span: Span | None = None
     #: forgec-only findings never appear in pi-forge-compatible output
     extra: bool = field(default=False)
+    #: pi-forge's ``field`` of an agent-profile or forge-config diagnostic (``model.provider``)
+    field: str | None = None
 
     @property
     def name(self) -> str:
@@ -60,10 +62,13 @@ class Diagnostic:
         return rule_for(self.code).name
 
     def to_pi(self) -> dict[str, Any]:
-        """The diagnostic as pi-forge prints it: ``{level, message, itemId?}``."""
+        """The diagnostic as pi-forge prints it: ``{level, message, itemId?}`` for a stack,
+        ``{level, message, field?}`` for a profile or a config file."""
         out: dict[str, Any] = {"level": self.level, "message": self.message}
         if self.item_id is not None:
             out["itemId"] = self.item_id
+        if self.field is not None:
+            out["field"] = self.field
         return out
 
 
