@@ -1,22 +1,41 @@
 """Atomic file output: a file is either fully written or left exactly as it was.
 
-Each file is written to a temporary file in its target folder (same filesystem) and moved into
-place with :func:`os.replace`, which is atomic on POSIX and Windows.  :func:`write_files` writes a
-group: every temporary file is complete before the first one is moved, so a failure while writing
-(disk full, bad permissions) leaves no partial or stray file behind.
+Each file is written to a temporary file in its target folder (same filesystem) and then put in
+place.  Replacing (``overwrite``) uses :func:`os.replace`, atomic on POSIX and Windows.  Creating a
+*new* file uses :func:`os.link`, which fails when the name exists: of two forgec runs creating the
+same file at once, exactly one wins and the other is told the file exists -- a check-then-replace
+would let both "succeed", each destroying the other's output.  :func:`write_files` writes a group:
+every temporary file is complete before the first one is put in place, so a failure while writing
+(disk full, bad permissions) leaves no partial or stray file behind, and a group that loses a race
+for one of its new files takes back the ones it had already created.
+
+Text is encoded as Node's ``fs.writeFile`` encodes a JavaScript string: UTF-8, a lone surrogate
+(which a JavaScript string may hold, and a stack or preset may carry) written as U+FFFD.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
+import re
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
 from forgec.errors import OutputError
 
-__all__ = ["ExistingFilesError", "existing", "write_files", "write_output", "write_text_atomic"]
+__all__ = [
+    "ExistingFilesError",
+    "encode_utf8",
+    "existing",
+    "symlink_on_path",
+    "write_files",
+    "write_output",
+    "write_text_atomic",
+]
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class ExistingFilesError(OutputError, FileExistsError):
@@ -27,9 +46,35 @@ class ExistingFilesError(OutputError, FileExistsError):
         self.paths = list(paths)
 
 
+def encode_utf8(text: str) -> bytes:
+    """UTF-8 as Node writes a string: lone surrogates become U+FFFD instead of failing."""
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        return _LONE_SURROGATE.sub("\ufffd", text).encode("utf-8")
+
+
 def existing(paths: Sequence[Path]) -> list[Path]:
     """The paths that already exist (files, folders or symlinks, even dangling ones)."""
     return [p for p in paths if p.exists() or p.is_symlink()]
+
+
+def symlink_on_path(root: Path, target: Path) -> Path | None:
+    """The first component from below ``root`` down to ``target`` that is a symbolic link, if any.
+
+    Writers that must stay inside a project (golden files, imported stacks, profiles) refuse to
+    write through a link: it could point anywhere on the disk.
+    """
+    try:
+        relative = target.relative_to(root)
+    except ValueError:
+        return target
+    current = root
+    for part in relative.parts:
+        current = current / part
+        if current.is_symlink():
+            return current
+    return None
 
 
 def _write_temp(path: Path, data: bytes, create_dirs: bool = True) -> Path:
@@ -48,24 +93,41 @@ def _write_temp(path: Path, data: bytes, create_dirs: bool = True) -> Path:
     return Path(name)
 
 
+def _create(temp: Path, path: Path) -> None:
+    """Put ``temp`` in place as the new file ``path``; :class:`ExistingFilesError` if it exists by now."""
+    try:
+        os.link(temp, path)
+    except FileExistsError:
+        raise ExistingFilesError([path]) from None
+    except OSError as exc:
+        if exc.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EXDEV, errno.EMLINK):
+            raise
+        # a file system without hard links (FAT, some network mounts): create exclusively, then copy
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(temp.read_bytes())
+
+
 def write_files(
     files: Sequence[tuple[Path, str]], *, overwrite: bool = False, create_dirs: bool = True
 ) -> None:
-    """Write every ``(path, text)`` as UTF-8, atomically per file.
+    """Write every ``(path, text)`` atomically per file (UTF-8, see :func:`encode_utf8`).
 
     Without ``overwrite`` an existing target raises :class:`ExistingFilesError` before anything is
-    written.  New files get the usual ``0o666 & ~umask`` permissions; replaced files keep their mode.
-    ``create_dirs=False`` makes a missing parent folder an error (``FileNotFoundError``) instead of
-    creating it: a typo in ``--out`` must not silently create a folder tree.
+    written, and a target created by someone else meanwhile raises it too, with the files this call
+    had already created removed again.  New files get the usual ``0o666 & ~umask`` permissions;
+    replaced files keep their mode.  ``create_dirs=False`` makes a missing parent folder an error
+    (``FileNotFoundError``) instead of creating it: a typo in ``--out`` must not grow a folder tree.
     """
     if not overwrite:
         found = existing([p for p, _ in files])
         if found:
             raise ExistingFilesError(found)
     temps: list[tuple[Path, Path]] = []
+    created: list[Path] = []
     try:
         for path, text in files:
-            temp = _write_temp(path, text.encode("utf-8"), create_dirs)
+            temp = _write_temp(path, encode_utf8(text), create_dirs)
             temps.append((temp, path))
             try:
                 mode = path.stat().st_mode & 0o7777
@@ -75,7 +137,16 @@ def write_files(
                 mode = 0o666 & ~umask
             os.chmod(temp, mode)
         for temp, path in temps:
-            os.replace(temp, path)
+            if overwrite:
+                os.replace(temp, path)
+            else:
+                _create(temp, path)
+                created.append(path)
+    except ExistingFilesError:
+        for path in created:  # lost a race for one file of the group: leave none of it behind
+            with contextlib.suppress(OSError):
+                path.unlink()
+        raise
     finally:
         for temp, _ in temps:
             with contextlib.suppress(OSError):
@@ -110,8 +181,8 @@ def write_output(path: Path, text: str, *, overwrite: bool = False) -> None:
     if mode is not None and stat.S_ISDIR(mode):
         raise IsADirectoryError(21, "Is a directory", str(path))
     if mode is not None and not stat.S_ISREG(mode):
-        with open(path, "w", encoding="utf-8") as handle:
-            handle.write(text)
+        with open(path, "wb") as handle:
+            handle.write(encode_utf8(text))
         return
     if not path.parent.is_dir():
         raise FileNotFoundError(2, "No such file or directory (the folder does not exist)", str(path.parent))

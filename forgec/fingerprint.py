@@ -17,10 +17,11 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
+from forgec.codecs.profile import normalize_profile
 from forgec.diagnostics import Diagnostic
 from forgec.errors import EXIT_FAILED, ForgecError
 from forgec.js.values import UNDEFINED, js_number_to_string, json_literal, json_quote, utf16_key
-from forgec.model import PROFILE_TYPE, THINKING_LEVELS
+from forgec.model import PROFILE_TYPE
 
 if TYPE_CHECKING:
     from forgec.source import SourceDocument
@@ -231,47 +232,9 @@ def is_fingerprint(text: object) -> bool:
 
 
 
-
-def normalize_profile(doc: Any, fallback_id: str = "") -> Any:
-    """The normalised agent profile the host fingerprints (profiles-exec.md §1.2).
-
-    Ids and model fields are trimmed, unknown keys dropped and wrongly typed optional fields left
-    out; ``promptStack: null`` is kept.  Validation messages are the profile loader's job — this
-    only reproduces the object, so a profile with errors still gets a (meaningless) digest.
-    """
-    from forgec.js.values import js_trim
-
-    if not isinstance(doc, dict):
-        return doc
-    out: dict[str, Any] = {}
-    if "schemaVersion" in doc:
-        out["schemaVersion"] = doc["schemaVersion"]
-    if "type" in doc:
-        out["type"] = doc["type"]
-    raw_id = doc.get("id")
-    out["id"] = js_trim(raw_id) if isinstance(raw_id, str) and js_trim(raw_id) else fallback_id
-    for key in ("name", "description"):
-        if isinstance(doc.get(key), str):
-            out[key] = doc[key]
-    if isinstance(doc.get("autoActivate"), bool):
-        out["autoActivate"] = doc["autoActivate"]
-    model = doc.get("model")
-    if isinstance(model, dict):
-        out["model"] = {
-            k: js_trim(model[k]) for k in ("provider", "id") if isinstance(model.get(k), str)
-        }
-    if doc.get("thinkingLevel") in THINKING_LEVELS:
-        out["thinkingLevel"] = doc["thinkingLevel"]
-    stack = doc.get("promptStack", UNDEFINED)
-    if stack is None:
-        out["promptStack"] = None
-    elif isinstance(stack, str):
-        out["promptStack"] = js_trim(stack)
-    return out
-
-
 def profile_fingerprint(doc: Any, fallback_id: str = "") -> str:
-    """The host's ``profileFingerprint`` of a profile file's parsed JSON."""
+    """The host's ``profileFingerprint`` of a profile file's parsed JSON: the digest of the profile
+    in the loader's normalised form (:func:`forgec.codecs.profile.normalize_profile`)."""
     return sha256_v1(normalize_profile(doc, fallback_id))
 
 

@@ -172,15 +172,13 @@ def update(stack: Path, context: Path | None = None, *, env: Environment | None 
     result = check(stack, context, env=env)
     if result.status not in ("missing", "changed"):
         return result
-    text = result.text
+    from forgec.atomic import symlink_on_path, write_text_atomic
+
+    link = symlink_on_path(stack.parent, result.golden)
+    if link is not None:  # a __golden__ link could point anywhere: never write through it
+        raise SnapshotError(f"{result.golden}: refusing to write through the symbolic link {link}")
     try:
-        result.golden.parent.mkdir(parents=True, exist_ok=True)
-        tmp = result.golden.with_name(result.golden.name + f".tmp{os.getpid()}")
-        try:
-            tmp.write_text(text, encoding="utf-8")
-            os.replace(tmp, result.golden)
-        finally:
-            tmp.unlink(missing_ok=True)
+        write_text_atomic(result.golden, result.text, overwrite=True)
     except OSError as exc:
         raise SnapshotError(f"{result.golden}: cannot be written: {exc.strerror or exc}") from None
     result.status = "written"

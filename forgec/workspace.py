@@ -63,6 +63,7 @@ __all__ = [
     "project_stack_dirs",
     "stack_folder_group",
     "stdin_stack_name",
+    "windows_reserved_name",
 ]
 
 #: The suffixes forgec reads as stacks (pi-forge lists ``.json`` only; YAML is forgec's addition).
@@ -226,6 +227,17 @@ def config_start(paths: Iterable[str | os.PathLike[str]], stdin_filename: str | 
     while not may_exist(path) and path != path.parent:
         path = path.parent
     return path if str(path) else Path.cwd()
+
+
+_WINDOWS_DEVICES = frozenset(
+    {"con", "prn", "aux", "nul", *(f"com{n}" for n in range(1, 10)), *(f"lpt{n}" for n in range(1, 10))}
+)
+
+
+def windows_reserved_name(name: str) -> bool:
+    """Whether Windows reserves ``name`` for a device (``CON``, ``nul.json``, ``Com1.yaml``: the part
+    before the first dot decides); such a file cannot be checked out there."""
+    return name.split(".", 1)[0].rstrip(" ").lower() in _WINDOWS_DEVICES
 
 
 def stdin_stack_name(stdin_filename: str | None) -> str:

@@ -13,7 +13,6 @@ import functools
 import os
 import sys
 from collections.abc import Callable, Iterable
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
@@ -142,65 +141,6 @@ def reject_empty_paths(paths: tuple[str, ...] | list[str]) -> None:
     if any(str(p) == "" for p in paths):
         raise click.UsageError("an empty PATH ('') was given (an unset variable?); name a file or folder, "
                                "or give no PATH for the current project")
-
-
-def write_out(target: str, text: str, *, overwrite: bool, inputs: tuple[Path | None, ...] = ()) -> None:
-    """Write ``text`` to ``--out``/``-o`` ``target``; every problem is a clean exit 2.
-
-    ``-`` is standard output.  An existing file is replaced (atomically) only with ``overwrite``;
-    a missing folder is not created (a typo should not grow a folder tree).  See
-    :func:`forgec.atomic.write_output`.
-
-    ``inputs`` are the files the command read (stack, context): ``target`` naming one of them --
-    by any spelling, a hard link or a symbolic link -- is refused even with ``overwrite``, since
-    the output would destroy the input it was made from.  A symbolic link at ``target`` is
-    replaced itself, never written through: the file it points to stays unchanged (writing
-    through a link could change a file anywhere on the disk).
-    """
-    from forgec.atomic import ExistingFilesError, write_output
-
-    if target == "-":
-        click.echo(text, nl=False)
-        return
-    if target == "":
-        fail("cannot write '': empty file name")
-    for source in inputs:
-        if source is not None and _same_file(Path(target), source):
-            fail(f"{target} is an input of this command ({source}); refusing to overwrite it")
-    try:
-        write_output(Path(target), text, overwrite=overwrite)
-    except ExistingFilesError:
-        fail(f"{target} already exists; pass --overwrite to replace it")
-    except OSError as exc:
-        fail(f"cannot write {target}: {exc.strerror or exc}")
-
-
-def _same_file(a: Path, b: Path) -> bool:
-    """Whether ``a`` and ``b`` are the same file (following links); False when either is missing."""
-    try:
-        return os.path.samefile(a, b)
-    except (OSError, ValueError):
-        return False
-
-
-def stdin_hint() -> None:
-    """Say so on standard error when ``-`` would read from a terminal.
-
-    ``forgec validate -`` typed without a pipe otherwise waits silently, which looks like a hang.
-    """
-    isatty = getattr(sys.stdin, "isatty", None)
-    if isatty is not None and isatty():
-        click.echo(f"{prog()}: reading standard input; end it with Ctrl-D, or pipe a file in "
-                   "(cat stack.json | forgec …)", err=True)
-
-
-def read_stdin() -> bytes:
-    """Standard input's bytes, after :func:`stdin_hint`; an unreadable stream is exit 2."""
-    stdin_hint()
-    try:
-        return sys.stdin.buffer.read()
-    except OSError as exc:
-        fail(f"cannot read standard input: {exc.strerror or exc}")
 
 
 def use_color(flag: bool | None) -> bool:

@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
 
-from forgec.cli._common import echo_diagnostics, echo_notes, fail, read_stdin
+from forgec.cli._common import echo_diagnostics, echo_notes, fail
+from forgec.cli._io import read_stdin
 
 if TYPE_CHECKING:
     from forgec.codecs.context import ContextError

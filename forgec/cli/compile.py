@@ -13,14 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from forgec.cli._common import (
-    echo_diagnostics,
-    echo_notes,
-    fail,
-    no_traceback,
-    trust_plugins_option,
-    write_out,
-)
+from forgec.cli._common import echo_diagnostics, echo_notes, fail, no_traceback, trust_plugins_option
+from forgec.cli._io import write_out
 from forgec.cli._stack import compile_stack_argument, echo_load_errors, stack_and_context, stack_environment
 from forgec.model import API_ORDER, THINKING_LEVELS
 from forgec.output import escape_controls
@@ -89,7 +83,9 @@ def _unknown_model(catalog: Catalog, key: str, message: str) -> str:
               help="Thinking level; default: the context's thinkingLevel (else off).")
 @click.option("--session-id", default=None, metavar="ID",
               help="Pi session id (OpenAI Responses prompt_cache_key); default 01950000-0000-7000-8000-000000000000.")
-@click.option("--redact", is_flag=True, help="Apply pi-forge's payload redaction and truncation, with a size line on stderr.")
+@click.option("--redact", is_flag=True,
+              help="Apply pi-forge's payload redaction and truncation, plus forgec's: keys inside JSON strings "
+                   "(tool-call arguments) and credential-shaped values (sk-…, Bearer …, private keys); a size line on stderr.")
 @click.option("--out", "out", metavar="FILE",
               help="Write the body to FILE (atomically; '-' is standard output).")
 @click.option("--overwrite", is_flag=True,
@@ -159,7 +155,7 @@ def compile_command(
     if redact:
         from forgec.emit.redact import capture_payload
 
-        capture = capture_payload(value)
+        capture = capture_payload(value, deep=True)
         text = capture.text + "\n"
         click.echo(
             f"forgec compile: redacted payload: {capture.chars} chars, ~{capture.approx_tokens} tokens"

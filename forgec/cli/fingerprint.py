@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING
 
 import click
 
-from forgec.cli._common import echo_diagnostics, no_traceback, read_stdin, reject_empty_paths
+from forgec.cli._common import echo_diagnostics, no_traceback, reject_empty_paths
+from forgec.cli._io import read_stdin
 
 if TYPE_CHECKING:
     from forgec.source import SourceDocument

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from forgec.cli._common import no_traceback
 from forgec.importers.sillytavern.project import MAX_ID_LENGTH
 
 if TYPE_CHECKING:
@@ -88,6 +89,7 @@ def _progress(enabled: bool) -> Iterator[Callable[[str, int, int], None]]:
     help="json also writes <id>.fidelity.json: every prompt, marker, macro and regex script with its "
     "status (converted/approximated/unsupported) and a reason code.",
 )  # fmt: skip
+@no_traceback
 def import_silly(
     preset: Path,
     character_id: str | None,
@@ -127,6 +129,8 @@ def import_silly(
         if failure.hint:  # forgec's own advice: never part of the JSON document
             click.echo(f"forgec import-silly: hint: {escape_controls(failure.hint)}", err=True)
         sys.exit(failure.exit_code)
+    for warning in done.warnings:
+        click.echo(f"forgec import-silly: warning: {escape_controls(warning)}", err=True)
     if output_format == "json":
         _print_json(done)
     else:

@@ -17,11 +17,10 @@ from forgec.cli._common import (
     error,
     no_traceback,
     reject_empty_paths,
-    stdin_hint,
     trust_plugins_option,
     use_color,
-    write_out,
 )
+from forgec.cli._io import read_stdin, write_out
 from forgec.output import FORMATS
 
 _EPILOG = """\b
@@ -147,12 +146,10 @@ def validate(
         error(message)
     if not found.targets and found.errors:
         sys.exit(2)  # nothing to check: no report that could read as "all checks passed"
-    if "-" in paths:
-        stdin_hint()
     selection = RuleSelection(env.settings, cli_select, cli_ignore, cli_extend)
     report = lint(
         found, env=env, selection=selection, strict=strict, paths=paths, stdin_filename=stdin_filename,
-        read_stdin=lambda: sys.stdin.buffer.read(),
+        read_stdin=read_stdin,
     )  # fmt: skip
     echo_notes(report.setup_diagnostics, "forgec validate", quiet=quiet)
 

@@ -4,12 +4,21 @@ A request body depends on the target model's limits (output-token cap), capabili
 image input), thinking-level map and compatibility flags, and on its identity (whether a replayed
 assistant turn is the model's *own*).  The bundled ``models.json`` lists the four reference models
 that produced the corpus; users can load their own catalog, validated by
-``schemas/model-catalog.schema.json``.
+``schemas/model-catalog.schema.json``.  Entries are pi-ai ``Model`` objects (``cost``, ``headers``
+and the other pi-ai members are accepted and kept or ignored as nothing here depends on them).
+
+Authentication (§6.3) is the *presence* of an environment variable: an entry's ``auth.env`` names
+it (``ANTHROPIC_API_KEY``); ``"auth": {}`` declares a model that needs no credentials (a local
+server); an entry without ``auth`` has no configured authentication.  The value is never read here.
+Profile resolution (§1.9) looks models up by exact provider and id (:meth:`Catalog.find`) and asks
+which of them are authenticated (:meth:`Catalog.authenticated`).
 """
 
 from __future__ import annotations
 
 import json
+import os
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -22,9 +31,13 @@ __all__ = [
     "Catalog",
     "CatalogError",
     "Model",
+    "ModelAuth",
+    "catalog_from_json",
+    "catalog_from_models",
     "clamp_thinking_level",
     "default_catalog",
     "load_catalog",
+    "supported_thinking_levels",
 ]
 
 _BUNDLED: Final = Path(__file__).with_name("models.json")
@@ -32,6 +45,28 @@ _BUNDLED: Final = Path(__file__).with_name("models.json")
 
 class CatalogError(InputError, ValueError):
     """A catalog file that cannot be read or does not match the schema, or an unknown model."""
+
+
+@dataclass(frozen=True, slots=True)
+class ModelAuth:
+    """How a model's credentials are found (§6.3): the environment variable that must be set
+    (``None``: the model needs none) and, for custom gateways, the header it is sent in."""
+
+    env: str | None = None
+    header: str | None = None
+
+    @classmethod
+    def from_json(cls, entry: Any) -> ModelAuth | None:
+        if not isinstance(entry, dict):
+            return None
+        env, header = entry.get("env"), entry.get("header")
+        return cls(env if isinstance(env, str) else None, header if isinstance(header, str) else None)
+
+    def configured(self, environ: Mapping[str, str] | None = None) -> bool:
+        """Whether the credential is present: no variable needed, or the variable is set and non-empty."""
+        if self.env is None:
+            return True
+        return bool((os.environ if environ is None else environ).get(self.env))
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +85,10 @@ class Model:
     thinking_level_map: dict[str, str | None] = field(default_factory=dict)
     thinking_budgets: dict[str, int] = field(default_factory=dict)
     compat: dict[str, Any] = field(default_factory=dict)
+    #: pi-ai's ``cost`` (per million tokens: input, output, cacheRead, cacheWrite); informational
+    cost: dict[str, float] = field(default_factory=dict)
+    #: how the credentials are found; ``None``: not configured (§6.3)
+    auth: ModelAuth | None = None
 
     @property
     def ref(self) -> dict[str, str]:
@@ -64,14 +103,18 @@ class Model:
     def supports_images(self) -> bool:
         return "image" in self.input
 
+    def has_auth(self, environ: Mapping[str, str] | None = None) -> bool:
+        """Whether the model's credentials are configured (§6.3): ``auth`` declared and present."""
+        return self.auth is not None and self.auth.configured(environ)
+
     @classmethod
     def from_json(cls, entry: dict[str, Any]) -> Model:
         return cls(
             provider=entry["provider"],
             id=entry["id"],
-            api=entry["api"],
-            context_window=entry["contextWindow"],
-            max_tokens=entry["maxTokens"],
+            api=entry.get("api", ""),
+            context_window=entry.get("contextWindow", 0),
+            max_tokens=entry.get("maxTokens", 0),
             reasoning=bool(entry.get("reasoning", False)),
             input=tuple(entry.get("input", ["text"])),
             base_url=entry.get("baseUrl", ""),
@@ -79,6 +122,8 @@ class Model:
             thinking_level_map=dict(entry.get("thinkingLevelMap", {})),
             thinking_budgets=dict(entry.get("thinkingBudgets", {})),
             compat=dict(entry.get("compat", {})),
+            cost=dict(entry.get("cost", {})),
+            auth=ModelAuth.from_json(entry.get("auth")),
         )
 
 
@@ -105,6 +150,17 @@ class Catalog:
             if model.api == api:
                 return model
         raise CatalogError(f"No model for API {api} in the model catalog")
+
+    def find(self, provider: str, model_id: str) -> Model | None:
+        """The model with exactly this provider and id (§1.9: no aliasing, no case folding)."""
+        model = self.models.get(f"{provider}/{model_id}")
+        if model is not None and model.provider == provider and model.id == model_id:
+            return model
+        return next((m for m in self.models.values() if m.provider == provider and m.id == model_id), None)
+
+    def authenticated(self, environ: Mapping[str, str] | None = None) -> list[Model]:
+        """The models whose credentials are configured (Pi's "available" models, §6.3)."""
+        return [m for m in self.models.values() if m.has_auth(environ)]
 
     def merged(self, other: Catalog) -> Catalog:
         """``other``'s entries override same provider/id entries (project over user over bundled)."""
@@ -134,6 +190,25 @@ def catalog_from_json(doc: Any, *, source: str = "<catalog>") -> Catalog:
     return Catalog(models, defaults)
 
 
+def catalog_from_models(models: Iterable[Model | dict[str, Any]], *, validate: bool = True) -> Catalog:
+    """A catalog of exactly these models (pi-ai ``Model`` objects or :class:`Model`\\ s), without
+    the bundled ones; for a list that repeats a provider/id, the first entry is the one found
+    (pi-ai's ``models.find``).  ``validate`` checks dict entries against the schema."""
+    entries = list(models)
+    raw = [e for e in entries if isinstance(e, dict)]
+    if validate and raw:
+        catalog_from_json({"models": raw}, source="<models>")
+    built: dict[str, Model] = {}
+    for entry in entries:
+        model = entry if isinstance(entry, Model) else Model.from_json(entry)
+        held = built.get(model.key)
+        if held is None:
+            built[model.key] = model
+        elif (held.provider, held.id) != (model.provider, model.id):  # "a/b"+"c" and "a"+"b/c": keep both
+            built.setdefault(f"{model.provider}\0{model.id}", model)
+    return Catalog(built, {})
+
+
 def load_catalog(path: str | Path, *, base: Catalog | None = None) -> Catalog:
     """Read a user catalog file; entries are merged over ``base`` (the bundled catalog by default)."""
     path = Path(path)
@@ -160,6 +235,11 @@ def default_catalog() -> Catalog:
     return Catalog(models, dict(doc.get("defaults", {})))
 
 
+def supported_thinking_levels(model: Model) -> list[str]:
+    """The levels the model supports (pi-ai 0.83, §1.9), lowest first."""
+    return [level for level in THINKING_LEVELS if _level_supported(model, level)]
+
+
 def _level_supported(model: Model, level: str) -> bool:
     if not model.reasoning:
         return level == "off"
@@ -170,7 +250,12 @@ def _level_supported(model: Model, level: str) -> bool:
 
 
 def clamp_thinking_level(model: Model, level: str) -> str:
-    """Pi's ``clampThinkingLevel``: the nearest supported level above, else the nearest below."""
+    """Pi's ``clampThinkingLevel``: the level if supported, else the nearest supported level above,
+    else the nearest below; an unknown level becomes the first supported one (§1.9).
+
+    Examples: a plain reasoning model clamps ``xhigh`` and ``max`` to ``high``; a model without
+    reasoning clamps everything to ``off``; a map with ``"off": null`` clamps ``off`` to ``minimal``.
+    """
     if level not in THINKING_LEVELS:
         level = "off"
     if _level_supported(model, level):

@@ -651,6 +651,14 @@ def load_context(source: str | os.PathLike[str] | dict[str, Any] | None) -> Cont
         data, label, document = _read(source)
     else:  # already-parsed data (anything but an object is refused below)
         data, label = source, None
+        pointer = _too_deep(data, CONTEXT_MAX_DEPTH)
+        if pointer is not None:  # later stages copy and print recursively: refuse it here
+            raise ContextError(
+                f"{_field_name(pointer[:3])}... is nested deeper than forgec's limit of "
+                f"{CONTEXT_MAX_DEPTH} levels for a context.",
+                pointer=pointer,
+                code=codes.NESTING_TOO_DEEP,
+            )
     now = _validate(data, label, document)
     context = Context(data=_with_defaults(data, owned=not isinstance(source, dict)), source=label)
     if now is not None:

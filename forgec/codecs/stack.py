@@ -165,6 +165,12 @@ def load_stack_bytes(
     becomes U+FFFD); ``file_name`` gives the fallback id, the ``default.json`` warning and JSON vs
     YAML; ``path`` is the name shown in output (``-``).
     """
+    from forgec.source import size_problem
+
+    too_large = size_problem(len(raw), "yaml" if is_yaml_path(file_name) else "json")
+    if too_large is not None:  # a file would have been refused before parsing: so is a stream
+        where = path or file_name
+        return LoadedStack(where, file_name, scope, fallback_stack(file_name), None, [too_large], SourceDocument(where, "json"))
     text = raw.decode("utf-8", errors="replace")
     return load_stack_data(text, file_name, scope=scope, path=path, supported_slots=supported_slots)
 

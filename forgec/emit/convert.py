@@ -503,7 +503,7 @@ def _transform_assistant(
                 old_id = part.get("id", UNDEFINED)
                 new_id = normalise(old_id, model, msg)
                 if new_id != old_id:
-                    id_map[old_id] = new_id
+                    id_map[_set_key(old_id)] = new_id
                     call = {**call, "id": new_id}
             parts.append(call)
         else:
@@ -512,7 +512,8 @@ def _transform_assistant(
 
 
 def _set_key(value: Any) -> Any:
-    """A key with JavaScript ``Set`` semantics: primitives by value, objects by identity."""
+    """A key with JavaScript ``Map``/``Set`` semantics: primitives by value, objects by identity
+    (so an object where an id belongs is looked up like JavaScript does, never hashed)."""
     return ("object", id(value)) if isinstance(value, (dict, list)) else value
 
 
@@ -537,7 +538,7 @@ def transform_messages(
         msg = _prepare(raw, model)
         role = msg.get("role")
         if role == "toolResult":
-            new_id = id_map.get(msg.get("toolCallId"))
+            new_id = id_map.get(_set_key(msg.get("toolCallId")))
             if js_truthy(new_id) and new_id != msg.get("toolCallId"):
                 msg = {**msg, "toolCallId": new_id}
         elif role == "assistant":

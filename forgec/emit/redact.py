@@ -2,8 +2,14 @@
 
 ``/payload`` in pi-forge shows the next request body with credential-shaped keys replaced, large
 base64 blobs and images omitted and long strings, arrays and objects cut, so a body can be pasted
-into a bug report.  forgec applies the same rules to the bodies it emits (``forgec compile
---redact``).  Redaction is key-based only: a secret inside an ordinary string value is not found.
+into a bug report.  The capture record (:func:`capture_payload`) applies exactly those rules, which are
+key-based only: a secret inside an ordinary string value is not found.
+
+``forgec compile --redact`` goes further (``deep=True``, forgec's own, never in a capture record):
+a string that holds JSON -- OpenAI's tool-call ``arguments`` is a JSON *string*, so its keys are
+invisible to the key-based walk -- is parsed, redacted the same way and written back, and substrings
+shaped like credentials (``sk-…`` API keys, ``Bearer …`` tokens, private-key blocks, AWS, GitHub,
+Google and Slack keys) are replaced by ``[redacted]`` wherever they appear.
 """
 
 from __future__ import annotations
@@ -71,6 +77,17 @@ _SECRET_MARKERS: Final = (
     "cookie",
     "credential",
 )
+#: credential-shaped substrings forgec's deep redaction replaces (the capture record does not)
+_SECRET_VALUES: Final = re.compile(
+    r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----.*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|\Z)"
+    r"|\bBearer\s+[A-Za-z0-9._~+/=-]{8,}"
+    r"|\bsk-(?:ant-|proj-)?[A-Za-z0-9_-]{16,}"
+    r"|\bAKIA[0-9A-Z]{16}\b"
+    r"|\bgh[pousr]_[A-Za-z0-9]{30,}"
+    r"|\bAIza[0-9A-Za-z_-]{35}"
+    r"|\bxox[abprs]-[A-Za-z0-9-]{10,}",
+    re.S,
+)
 _CAMEL = re.compile(r"([a-z0-9])([A-Z])")
 _NON_ALNUM = re.compile(r"[^A-Za-z0-9]+")
 _BASE64_LIKE = re.compile(r"[A-Za-z0-9+/=\r\n]+")
@@ -89,7 +106,9 @@ def is_secret_key(key: str) -> bool:
     return any(marker in lowered for marker in _SECRET_MARKERS)
 
 
-def _redact_string(text: str) -> str:
+def _redact_string(text: str, deep: bool = False) -> str:
+    if deep:
+        text = _deep_string(text)
     if text.startswith("data:image/"):
         return IMAGE_MARKER
     length = js_len(text)
@@ -100,13 +119,35 @@ def _redact_string(text: str) -> str:
     return text
 
 
-def _redact(value: Any, depth: int) -> Any:
+def _deep_string(text: str) -> str:
+    """A string's JSON content redacted (keys included), and credential-shaped substrings removed."""
+    stripped = text.strip()
+    if stripped[:1] in ("{", "[") and stripped[-1:] in ("}", "]"):
+        from forgec.js.json import JSONParseError, loads
+
+        try:
+            inner = loads(stripped)
+        except (JSONParseError, RecursionError):
+            inner = UNDEFINED
+        if isinstance(inner, (dict, list)):
+            rewritten = json_stringify(_redact(inner, 1, deep=True))
+            if rewritten is not None:
+                return rewritten
+    return _SECRET_VALUES.sub(REDACTED, text) if _could_hold_secret(text) else text
+
+
+def _could_hold_secret(text: str) -> bool:
+    """A cheap filter before the credential patterns run."""
+    return any(marker in text for marker in ("-----BEGIN", "Bearer", "sk-", "AKIA", "gh", "AIza", "xox"))
+
+
+def _redact(value: Any, depth: int, *, deep: bool = False) -> Any:
     if depth > MAX_DEPTH:
         return DEPTH_MARKER
     if isinstance(value, str):
-        return _redact_string(value)
+        return _redact_string(value, deep)
     if isinstance(value, (list, tuple)):
-        items = [_redact(item, depth + 1) for item in value[:MAX_ARRAY_ITEMS]]
+        items = [_redact(item, depth + 1, deep=deep) for item in value[:MAX_ARRAY_ITEMS]]
         if len(value) > MAX_ARRAY_ITEMS:
             items.append(f"[pi-forge: {len(value) - MAX_ARRAY_ITEMS} more items omitted]")
         return items
@@ -116,14 +157,17 @@ def _redact(value: Any, depth: int) -> Any:
             if emitted >= MAX_OBJECT_KEYS:
                 out[OMITTED_KEY] = OMITTED_VALUE
                 break
-            out[key] = REDACTED if is_secret_key(key) else _redact(item, depth + 1)
+            out[key] = REDACTED if is_secret_key(key) else _redact(item, depth + 1, deep=deep)
         return out
     return value
 
 
-def redact_payload(value: Any) -> Any:
-    """A redacted copy of a request body (the input is not modified)."""
-    return _redact(value, 0)
+def redact_payload(value: Any, *, deep: bool = False) -> Any:
+    """A redacted copy of a request body (the input is not modified).
+
+    ``deep``: forgec's stronger redaction (see the module docstring); pi-forge's otherwise.
+    """
+    return _redact(value, 0, deep=deep)
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,13 +215,19 @@ def render_payload(redacted: Any) -> str:
 
 
 def capture_payload(
-    body: Any, *, captured_at: str | None = None, stack_id: str | None = None, save_path: str | None = None
+    body: Any,
+    *,
+    captured_at: str | None = None,
+    stack_id: str | None = None,
+    save_path: str | None = None,
+    deep: bool = False,
 ) -> Capture:
     """Redact, render and size a body: the text is what ``--redact`` prints or saves.
 
-    ``captured_at``, ``stack_id`` and ``save_path`` complete pi-forge's capture record (§5).
+    ``captured_at``, ``stack_id`` and ``save_path`` complete pi-forge's capture record (§5);
+    ``deep`` is forgec's stronger redaction, which a capture record never uses.
     """
-    redacted = redact_payload(body)
+    redacted = redact_payload(body, deep=deep)
     error: str | None = None
     payload: Any = redacted
     try:

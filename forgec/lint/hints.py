@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from forgec.diagnostics import Diagnostic, Level
 from forgec.model import MESSAGE_ROLES, ROLES
 from forgec.rules import hints as codes
+from forgec.workspace import windows_reserved_name
 
 if TYPE_CHECKING:
     from forgec.codecs.stack import LoadedStack
@@ -66,6 +67,15 @@ def lint_stack_hints(loaded: LoadedStack, registry: Registry | None = None) -> l
                        pointer=pointer, extra=True)
         )
 
+    names: tuple[tuple[str, str, tuple[Any, ...]], ...] = (
+        (loaded.file_name, "file name", ()),
+        (loaded.stack_id, "stack id", ("id",) if "id" in raw else ()),
+    )
+    for name, what, pointer in names:
+        if windows_reserved_name(name):
+            add(codes.WINDOWS_RESERVED_NAME, "warning",
+                f'The {what} "{name}" is a device name on Windows; a repository holding it cannot be '
+                "checked out there. Choose another name.", pointer)
     for key in raw:
         if key not in STACK_FIELDS and key not in _FREE_FIELDS:
             add(codes.UNKNOWN_FIELD, "warning",

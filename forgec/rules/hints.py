@@ -9,6 +9,7 @@ from forgec.rules import Rule, register
 
 UNKNOWN_FIELD = "FG150"
 TYPO = "FG151"
+WINDOWS_RESERVED_NAME = "FG152"
 UNKNOWN_OPTION = "FG310"
 OPTION_VALUE = "FG311"
 REGEX_ROLE = "FG650"
@@ -32,6 +33,17 @@ register(
         "hint names the value that was probably meant.",
         bad='{"kind": "slot", "id": "h", "slot": "chat-histroy"}',
         good='{"kind": "slot", "id": "h", "slot": "chat-history"}',
+        pi_forge=False,
+    ),
+    Rule(
+        WINDOWS_RESERVED_NAME,
+        "windows-reserved-name",
+        "warning",
+        "A stack id or file name that Windows reserves for a device (CON, PRN, AUX, NUL, COM1-COM9, "
+        "LPT1-LPT9, in any case and with any extension): pi-forge saves a stack as <id>.json, and a "
+        "repository holding such a file cannot be checked out on Windows.",
+        bad='con.json: {"id": "con", "items": []}',
+        good='console.json: {"id": "console", "items": []}',
         pi_forge=False,
     ),
     Rule(

@@ -25,6 +25,7 @@ from forgec.source.read import (
     parse_source_text,
     read_file_bytes,
     read_source,
+    size_problem,
 )
 from forgec.source.yaml import YAML_MAX_FLOW_DEPTH, YAML_NODE_BUDGET
 
@@ -42,4 +43,5 @@ __all__ = [
     "read_file_bytes",
     "read_source",
     "resolve_spans",
+    "size_problem",
 ]

@@ -18,6 +18,8 @@ from forgec.source.document import SourceDocument
 
 __all__ = ["JsonLocator", "parse_json"]
 
+_UNSEEN: Any = object()
+
 #: Above this size the JSON position index is built only for the pointers asked for.
 _FULL_INDEX_CHARS = 2_000_000
 
@@ -57,6 +59,8 @@ class JsonLocator:
     def __init__(self) -> None:
         self._spans: dict[tuple[Any, ...], Any] | None = None
         self._partial: dict[tuple[Any, ...], Any] = {}
+        #: string literal start -> the text offset of each of its characters (escaped strings only)
+        self._offsets: dict[int, list[int] | None] = {}
 
     def _index(self, doc: SourceDocument, wanted: set[tuple[Any, ...]]) -> dict[tuple[Any, ...], Any]:
         from forgec.js.json import scan_spans
@@ -96,21 +100,30 @@ class JsonLocator:
         entry = self._index(doc, {pointer}).get(pointer)
         if entry is None or doc.text[entry[2]] != '"':
             return None
-        start = _json_string_offset(doc.text, entry[2], offset)
-        end = _json_string_offset(doc.text, entry[2], offset + length)
-        return doc.span(start, end)
+        start, stop = entry[2], entry[3]
+        offsets = self._offsets.get(start, _UNSEEN)
+        if offsets is _UNSEEN:  # once per string: a block with thousands of findings stays linear
+            escaped = doc.text.find("\\", start, stop) >= 0
+            offsets = self._offsets[start] = _json_string_offsets(doc.text, start) if escaped else None
+        if offsets is None:  # no escapes: character i sits at start + 1 + i
+            last = stop - 1
+            return doc.span(min(start + 1 + offset, last), min(start + 1 + offset + length, last))
+        last = len(offsets) - 1
+        return doc.span(offsets[min(offset, last)], offsets[min(offset + length, last)])
 
 
 _JSON_ESCAPE_U = re.compile(r"\\u([0-9a-fA-F]{4})")
 
 
-def _json_string_offset(text: str, start: int, index: int) -> int:
-    """Text offset of character ``index`` of the JSON string literal starting (``"``) at ``start``."""
+def _json_string_offsets(text: str, start: int) -> list[int]:
+    """The text offset of every character of the JSON string literal starting (``"``) at ``start``,
+    and last the offset of its closing quote (an escaped surrogate pair is one character)."""
+    offsets: list[int] = []
     pos = start + 1
-    count = 0
     end = len(text)
-    while count < index and pos < end:
+    while pos < end:
         char = text[pos]
+        offsets.append(pos)
         if char == '"':
             break
         if char == "\\":
@@ -126,5 +139,6 @@ def _json_string_offset(text: str, start: int, index: int) -> int:
                 pos += 2
         else:
             pos += 1
-        count += 1
-    return pos
+    else:
+        offsets.append(pos)
+    return offsets

@@ -34,8 +34,21 @@ def is_yaml_path(path: str | os.PathLike[str]) -> bool:
     return str(path).lower().endswith(_YAML_SUFFIXES)
 
 
-def node_error_text(error: OSError, path: str) -> str:
-    """Node's ``readFile`` error text (``ENOENT: no such file or directory, open '<path>'``)."""
+def node_error_text(error: OSError | ValueError, path: str) -> str:
+    """Node's ``readFile`` error text (``ENOENT: no such file or directory, open '<path>'``).
+
+    A ``ValueError`` is a path the operating system cannot even be asked about: one holding a NUL
+    character (Node refuses it with ``ERR_INVALID_ARG_VALUE``) or a lone surrogate (which Node
+    would write as U+FFFD, naming no file that exists).
+    """
+    if isinstance(error, ValueError):
+        shown = path.replace("\x00", "\\x00")
+        if "\x00" in path:
+            return (
+                "The argument 'path' must be a string, Uint8Array, or URL without null bytes. "
+                f"Received '{shown}'"
+            )
+        return f"ENOENT: no such file or directory, open '{path}'"
     if isinstance(error, IsADirectoryError):
         return "EISDIR: illegal operation on a directory, read"
     name = errno.errorcode.get(error.errno or 0, "EIO")
@@ -49,6 +62,20 @@ def node_error_text(error: OSError, path: str) -> str:
 
 _CHUNK = 1 << 16
 _READ_FLAGS = os.O_RDONLY | getattr(os, "O_BINARY", 0)
+#: opening a named pipe that has no writer blocks forever without it (POSIX)
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
+
+
+def size_problem(size: int, fmt: str) -> Diagnostic | None:
+    """FG004 when ``size`` bytes are over forgec's limit for ``fmt`` input (files and standard input alike)."""
+    limit = MAX_YAML_BYTES if fmt == "yaml" else MAX_FILE_BYTES
+    if size <= limit:
+        return None
+    return Diagnostic(
+        "error",
+        f"File is larger than forgec's {limit // (1024 * 1024)} MiB limit for {fmt.upper()} input.",
+        codes.FILE_TOO_LARGE,
+    )
 
 
 def read_file_bytes(path: str | os.PathLike[str], limit: int | None = None) -> bytes:
@@ -57,12 +84,19 @@ def read_file_bytes(path: str | os.PathLike[str], limit: int | None = None) -> b
     A compile reads two small files, so this skips the buffered file object of ``open()`` (about
     3 µs per file) and sizes the first read from ``fstat``: ``read(n)`` allocates ``n`` bytes up
     front, which for a 64 MiB cap cost ~20 µs per file.  Files whose size ``fstat`` does not know
-    (pipes, ``/dev/stdin``) are read in chunks.  Raises ``OSError`` as ``open()`` would.
+    (pipes, ``/dev/stdin``) are read in chunks.  Raises ``OSError`` as ``open()`` would
+    (``ValueError`` for a path holding NUL).
+
+    A named pipe is opened without blocking and then read normally: with a writer it is read to
+    its end, without one it reads as empty at once -- plain ``open()`` would wait forever.
     """
     cap = -1 if limit is None else limit + 1
-    fd = os.open(path, _READ_FLAGS)
+    fd = os.open(path, _READ_FLAGS | _NONBLOCK)
     try:
-        size = os.fstat(fd).st_size
+        stat = os.fstat(fd)
+        if _NONBLOCK:
+            os.set_blocking(fd, True)
+        size = stat.st_size
         want = size + 1 if size > 0 else _CHUNK
         if cap >= 0:
             want = min(want, cap)
@@ -91,22 +125,16 @@ def read_source(path: str | os.PathLike[str], *, allow_bom: bool = False) -> Sou
     fmt = "yaml" if is_yaml_path(name) else "json"
     try:
         raw = read_file_bytes(name, MAX_FILE_BYTES)
-    except OSError as error:
+    except (OSError, ValueError) as error:  # ValueError: a NUL or a lone surrogate in the path
         doc = SourceDocument(name, fmt)
         reason = node_error_text(error, name)
         message = f"Failed to parse JSON: {reason}" if fmt == "json" else f"Failed to read YAML: {reason}"
         doc.diagnostics.append(Diagnostic("error", message, codes.FILE_UNREADABLE))
         return doc
-    limit = MAX_YAML_BYTES if fmt == "yaml" else MAX_FILE_BYTES
-    if len(raw) > limit:
+    too_large = size_problem(len(raw), fmt)
+    if too_large is not None:
         doc = SourceDocument(name, fmt)
-        doc.diagnostics.append(
-            Diagnostic(
-                "error",
-                f"File is larger than forgec's {limit // (1024 * 1024)} MiB limit for {fmt.upper()} input.",
-                codes.FILE_TOO_LARGE,
-            )
-        )
+        doc.diagnostics.append(too_large)
         return doc
     return decode_source(raw, name, fmt, allow_bom=allow_bom)
 
@@ -117,8 +145,14 @@ def decode_source(raw: bytes, path: str = "<memory>", fmt: str = "json", *, allo
     Invalid UTF-8 becomes U+FFFD (pi-forge reads it silently), with a forgec-only FG010 warning at
     the first such byte.  ``allow_bom``: a leading byte-order mark is read as a space (so positions
     stay right) instead of failing ``JSON.parse`` — for forgec's own formats (contexts), never for
-    stacks, whose JSON must be read exactly as pi-forge reads it.
+    stacks, whose JSON must be read exactly as pi-forge reads it.  Bytes over the size limit of
+    ``fmt`` (standard input can be any size) are refused with FG004 before anything is decoded.
     """
+    too_large = size_problem(len(raw), fmt)
+    if too_large is not None:
+        doc = SourceDocument(path, fmt)
+        doc.diagnostics.append(too_large)
+        return doc
     try:
         text = raw.decode("utf-8")
         bad_at = None

@@ -138,3 +138,15 @@ def test_diffs_do_not_pass_terminal_escapes_through(tmp_path: Path, monkeypatch)
     assert result.exit_code == 1
     assert "\x1b" not in result.output and "\x07" not in result.output
     assert "hel\\x1b]0;PWNED\\x07lo" in result.output
+
+
+def test_update_never_writes_through_a_golden_folder_link(tmp_path: Path, monkeypatch) -> None:
+    stack = _project(tmp_path)
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    (stack.parent / "__golden__").symlink_to(outside, target_is_directory=True)
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(cli, ["snapshot", "update"])
+    assert result.exit_code == 2
+    assert "refusing to write through the symbolic link" in result.output
+    assert list(outside.iterdir()) == []

@@ -117,3 +117,19 @@ def test_preview_of_a_stack_with_a_lone_surrogate(tmp_path: Path) -> None:
         done = _forgec("preview", "s.json", "--format", fmt, cwd=tmp_path)
         assert done.returncode == 0, done.stderr
         assert b"x\\ud800y" in done.stdout and done.stderr == b""
+
+
+def test_output_files_hold_lone_surrogates_as_node_writes_them(tmp_path: Path) -> None:
+    """``-o FILE`` and the imported stack and report: U+FFFD where the text has a lone surrogate,
+    as Node's ``writeFile`` writes it, never ``UnicodeEncodeError``."""
+    write_text(tmp_path / "s.json", _LONE_SURROGATE_STACK.replace('"role": "system"', '"role": "bogus\\udc80"'))
+    result = _forgec("validate", "s.json", "-o", "report.txt", cwd=tmp_path)
+    assert result.returncode == 1 and b"Traceback" not in result.stderr
+    assert "bogus\ufffd" in (tmp_path / "report.txt").read_text(encoding="utf-8")
+    preset = ('{"prompts": [{"identifier": "main", "name": "Ma\\udc80in", "role": "system", "content": "hi"}],'
+              ' "prompt_order": [{"character_id": 100001, "order": [{"identifier": "main", "enabled": true}]}]}')  # fmt: skip
+    write_text(tmp_path / "p.json", preset)
+    result = _forgec("import-silly", "p.json", "100001", "--out-dir", "out", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    report = (tmp_path / "out" / ".pi" / "forge" / "import-reports" / "p.md").read_text(encoding="utf-8")
+    assert "Ma\ufffdin" in report

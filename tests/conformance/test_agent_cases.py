@@ -10,13 +10,11 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from agent_cases import run_case  # noqa: E402  (a module beside this file, not a package member)
+from .agent_cases import run_case
 
 REPO = Path(__file__).resolve().parents[2]
 CORPUS = Path(os.environ.get("FORGEC_SHARED_AGENT_CASES", REPO.parent / "shared" / "oracle" / "agent-cases" / "public"))

@@ -157,3 +157,20 @@ def test_own_turn_keeps_signed_thinking_and_drops_blank() -> None:
     assert [p.get("thinkingSignature") for p in out[0]["content"]] == ["sig", None]
     foreign = transform_messages([message], GPT_MODEL)
     assert foreign[0]["content"] == [{"type": "text", "text": "t"}]
+
+
+def test_an_object_where_a_tool_call_id_belongs_is_looked_up_as_javascript_does() -> None:
+    """pi-ai keys its id map by identity for objects: no Python ``unhashable`` error reaches a body."""
+    from forgec.emit import Prompt, build_payloads
+
+    usage = {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0, "totalTokens": 0,
+             "cost": {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0, "total": 0}}  # fmt: skip
+    messages = [
+        {"role": "user", "content": "q", "timestamp": 1},
+        {"role": "assistant", "content": [{"type": "toolCall", "id": "c1", "name": "read", "arguments": {}}],
+         "provider": "x", "model": "y", "api": "openai-completions", "usage": usage, "stopReason": "toolUse", "timestamp": 2},
+        {"role": "toolResult", "toolCallId": {"a": 1}, "toolName": "read", "content": [{"type": "text", "text": "r"}],
+         "isError": False, "timestamp": 3},
+    ]  # fmt: skip
+    for entry in build_payloads(Prompt("S", messages)).values():
+        assert "unhashable" not in entry.get("error", "")

@@ -118,3 +118,22 @@ def test_no_credential_survives_redaction(case: tuple[Any, list[str]]) -> None:
     text = capture_payload(body).text
     for secret in secrets:
         assert secret not in text
+
+
+def test_forgecs_deep_redaction_reaches_json_strings_and_secret_shaped_values() -> None:
+    from forgec.emit.redact import capture_payload, redact_payload
+
+    body = {
+        "messages": [{"tool_calls": [{"function": {"arguments": '{"api_key":"k1","path":"a.txt","Authorization":"Bearer abcdefgh12345678"}'}}]}],
+        "note": "use sk-ant-abcdefghijklmnopqrstuv or ghp_" + "a" * 36 + " and -----BEGIN PRIVATE KEY-----\nMII\n-----END PRIVATE KEY-----",
+    }
+    deep = redact_payload(body, deep=True)
+    arguments = deep["messages"][0]["tool_calls"][0]["function"]["arguments"]
+    assert arguments == '{"api_key":"[redacted]","path":"a.txt","Authorization":"[redacted]"}'
+    assert deep["note"] == "use [redacted] or [redacted] and [redacted]"
+    # pi-forge's redaction (the capture record) is key-based only: it keeps all of that
+    exact = redact_payload(body)
+    assert exact["messages"][0]["tool_calls"][0]["function"]["arguments"] == body["messages"][0]["tool_calls"][0]["function"]["arguments"]
+    assert capture_payload(body).payload == exact
+    for secret in ("k1", "abcdefgh12345678", "sk-ant-", "ghp_", "MII"):
+        assert secret not in capture_payload(body, deep=True).text

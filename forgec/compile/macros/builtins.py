@@ -176,9 +176,19 @@ def _lower(ctx: MacroContext) -> str:
 _CONTROL = re.compile("[\x00-\x1f\ud800-\udfff]")
 
 
+def _has_control(value: str) -> bool:
+    """Whether ``value`` holds a C0 control or a surrogate (what needs a ``\\u`` escape).
+
+    ``isascii() and isprintable()`` answers "no" in C for the usual text; the regular expression
+    only runs when that is not enough (a big string is scanned once, not twice)."""
+    if value.isascii() and value.isprintable():
+        return False
+    return _CONTROL.search(value) is not None
+
+
 def _json_quote(value: str) -> str:
     """``JSON.stringify`` of a string; plain ``str.replace`` when nothing needs a callback escape."""
-    if _CONTROL.search(value) is None:
+    if not _has_control(value):
         return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
     return json_quote(value)
 
@@ -187,7 +197,7 @@ def _json(ctx: MacroContext) -> str:
     value = ctx.expand_arg(0)
     if len(value) * 6 + 2 > engine.string_limit():  # may not fit: measure before building
         size = js_len(value) + 2 + value.count('"') + value.count("\\")
-        if _CONTROL.search(value) is not None:
+        if _has_control(value):
             size += sum(value.count(c) * (1 if c in "\b\f\n\r\t" else 5) for c in map(chr, range(32)))
         check_units(size)
     return _json_quote(value)

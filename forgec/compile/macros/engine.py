@@ -34,6 +34,7 @@ from forgec.rules.macros import EXPANSION_TOO_LONG, MACRO_FAILED, UNRESOLVED_MAC
 
 __all__ = [
     "MAX_BLOCK_LENGTH",
+    "MAX_BLOCK_WORK",
     "MAX_DEPTH",
     "MAX_STRING_LENGTH",
     "ExpansionTooLong",
@@ -53,6 +54,11 @@ MAX_DEPTH = 2_000
 MAX_STRING_LENGTH = 536_870_888
 #: forgec's own cap (UTF-16 units) on any string built while expanding one block (a deviation)
 MAX_BLOCK_LENGTH = 64 * 1024 * 1024
+#: forgec's cap on the characters all macros of one block may produce together (a deviation): the
+#: length cap alone bounds each string, not the work of building ever new ones near it
+MAX_BLOCK_WORK = 2 * MAX_BLOCK_LENGTH
+#: built-in macros that only read a variable: they build no new string, so they cost no work
+_READERS = frozenset({"getvar", "var", "getturnvar", "getsessionvar"})
 #: Python frames one nesting level may use (render -> renderer -> expand_arg -> expand_nodes ...)
 _FRAMES_PER_LEVEL = 6
 
@@ -63,6 +69,10 @@ class JsRangeError(Exception):
 
 class ExpansionTooLong(Exception):
     """A string would exceed forgec's :data:`MAX_BLOCK_LENGTH` (but not V8's limit)."""
+
+
+class _WorkExhausted(ExpansionTooLong):
+    """The block's macros have produced more than :data:`MAX_BLOCK_WORK` characters."""
 
 
 def string_limit() -> int:
@@ -87,13 +97,15 @@ def check_parts(parts: list[str] | tuple[str, ...], extra: int = 0) -> None:
     for part in parts:
         size += len(part)
     if size * 2 > string_limit():
-        check_units(extra + sum(js_len(part) for part in parts))
+        # code points are a lower bound: past the limit already, no exact count is needed
+        check_units(size if size > string_limit() else extra + sum(js_len(part) for part in parts))
 
 
 def check_length(text: str) -> str:
     """Fail ``text`` when it is longer than a V8 string or forgec's cap allows; else return it."""
-    if len(text) * 2 > string_limit():
-        check_units(js_len(text))
+    size = len(text)
+    if size * 2 > string_limit():
+        check_units(size if size > string_limit() else js_len(text))
     return text
 
 
@@ -180,7 +192,10 @@ class MacroContext:
         elif index in cache:
             return cache[index]
         args = self._macro.args()
-        value = self._session.expand_nodes(args[index]) if 0 <= index < len(args) else ""
+        session = self._session
+        value = session.expand_nodes(args[index]) if 0 <= index < len(args) else ""
+        if session.work > MAX_BLOCK_WORK and self.name not in _READERS:  # before anything is built from it
+            raise _WorkExhausted(0)
         cache[index] = value
         return value
 
@@ -219,6 +234,7 @@ class Session:
         "text",
         "unresolved",
         "variables",
+        "work",
     )
 
     def __init__(
@@ -250,6 +266,8 @@ class Session:
         #: trimmed expression -> (offset, length) of its first completed occurrence
         self.unresolved: dict[str, tuple[int, int]] = {}
         self.depth = 0
+        #: characters the block's macros have produced so far (bounded by MAX_BLOCK_WORK)
+        self.work = 0
         self.variables = Variables(store, self.static)
 
     def expand_nodes(self, nodes: list[Node] | tuple[Node, ...]) -> str:
@@ -264,11 +282,15 @@ class Session:
         for node in nodes:
             piece = node if isinstance(node, str) else render(node)
             out.append(piece)
+            if len(out) > 1:  # a concatenation: new characters are built
+                self.work += len(piece) + (len(out[0]) if len(out) == 2 else 0)
             if exact >= 0:
                 exact += js_len(piece)
                 check_units(exact)
             else:
                 size += len(piece)
+                if size > limit:  # the lower bound is past the limit already
+                    check_units(size)
                 if size * 2 > limit:  # near a limit: measure exactly, before anything is joined
                     exact = sum(js_len(part) for part in out)
                     check_units(exact)
@@ -306,6 +328,9 @@ class Session:
         if renderer is None:
             renderer = self.custom.get(command)
         if renderer is not None:
+            reads = command in _READERS
+            if self.work > MAX_BLOCK_WORK and not reads:
+                return self._too_much_work(macro, command)
             self.depth += 1
             try:
                 if self.depth > MAX_DEPTH:
@@ -313,9 +338,14 @@ class Session:
                 result = renderer(MacroContext(self, macro, command))
                 if isinstance(result, str):
                     check_length(result)
+                    if not reads:
+                        self.work += len(result)
             except RecursionError:
                 return self._failed(macro, command, "Maximum call stack size exceeded")
-            except ExpansionTooLong:
+            except _WorkExhausted:
+                return self._too_much_work(macro, command)
+            except ExpansionTooLong as error:
+                self.work += error.args[0] if error.args and isinstance(error.args[0], int) else MAX_BLOCK_LENGTH
                 return self._too_long(macro, command)
             except Exception as error:  # a renderer's failure is a diagnostic (§3.2 step 4)
                 return self._failed(macro, command, str(error))
@@ -351,6 +381,14 @@ class Session:
         detail = (
             f"a string it builds would be longer than forgec's limit of {MAX_BLOCK_LENGTH} UTF-16 units "
             f"per block (a deliberate deviation; pi-forge allows {MAX_STRING_LENGTH})."
+        )
+        return self._failed(macro, command, detail, EXPANSION_TOO_LONG)
+
+    def _too_much_work(self, macro: Macro, command: str) -> str:
+        """The block's macros have built more than forgec's work cap: fail every later one at once."""
+        detail = (
+            f"the macros of this block have built more than forgec's limit of {MAX_BLOCK_WORK} characters "
+            "(a deliberate deviation: strings near the length limit built again and again)."
         )
         return self._failed(macro, command, detail, EXPANSION_TOO_LONG)
 

@@ -25,10 +25,10 @@ def parse_json(text: str) -> Any:
 def read_text(path: Path) -> str:
     """``fs.readFileSync(path, "utf8")``; raises ``OSError`` whose ``args[0]`` is Node's message
     (:func:`forgec.source.read.node_error_text`, the one copy of Node's ``fs`` texts)."""
-    from forgec.source.read import node_error_text
+    from forgec.source.read import node_error_text, read_file_bytes
 
     try:
-        data = path.read_bytes()
-    except OSError as exc:
+        data = read_file_bytes(path)
+    except (OSError, ValueError) as exc:  # ValueError: a NUL or a lone surrogate in the path
         raise OSError(node_error_text(exc, str(path))) from None
     return data.decode("utf-8", errors="replace")

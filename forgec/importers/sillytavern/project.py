@@ -56,6 +56,8 @@ class ProjectImport:
     files: tuple[tuple[Path, str], ...]
     #: whether the files were written (False for a dry run)
     written: bool
+    #: forgec's own warnings about the import (a stack id Windows reserves)
+    warnings: tuple[str, ...] = ()
 
     @property
     def with_fidelity(self) -> bool:
@@ -91,20 +93,15 @@ def _check_id(stack_id: str) -> None:
 
 
 def _check_no_symlinks(root: Path, targets: list[Path]) -> None:
-    seen: set[Path] = set()
+    from forgec.atomic import symlink_on_path
+
     for target in targets:
-        current = root
-        for part in target.relative_to(root).parts:
-            current = current / part
-            if current in seen:
-                continue
-            seen.add(current)
-            if current.is_symlink():
-                raise ImportFailure(
-                    "pi-forge: refusing to import outside project prompt-stack storage or through a symbolic link.",
-                    codes.IMPORT_SYMLINK,
-                    EXIT_FAILED,
-                )
+        if symlink_on_path(root, target) is not None:
+            raise ImportFailure(
+                "pi-forge: refusing to import outside project prompt-stack storage or through a symbolic link.",
+                codes.IMPORT_SYMLINK,
+                EXIT_FAILED,
+            )
 
 
 def _is_temp(name: str) -> bool:
@@ -177,7 +174,7 @@ def import_into_project(
     ``overwrite`` (atomically, all files or none).  Raises :class:`ImportFailure`.
     """
     from forgec.js.values import json_stringify
-    from forgec.workspace import import_report_paths
+    from forgec.workspace import import_report_paths, windows_reserved_name
 
     if stack_id is not None:
         _check_id(stack_id)
@@ -205,7 +202,13 @@ def import_into_project(
     _check_no_symlinks(root, [p for p, _ in files])
     if not dry_run:
         _write(files, overwrite=overwrite, stack_path=stack_path)
-    return ProjectImport(result, stack_path, report_path, fidelity_path, tuple(files), not dry_run)
+    warnings: tuple[str, ...] = ()
+    if windows_reserved_name(result.stack["id"]):
+        warnings = (
+            f'the stack id "{result.stack["id"]}" is a device name on Windows: a repository holding '
+            f"{stack_path.name} cannot be checked out there (pass --id to choose another) [FG152]",
+        )
+    return ProjectImport(result, stack_path, report_path, fidelity_path, tuple(files), not dry_run, warnings)
 
 
 def _write(files: list[tuple[Path, str]], *, overwrite: bool, stack_path: Path) -> None:

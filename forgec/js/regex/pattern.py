@@ -287,8 +287,10 @@ def _compile(pattern: str, flags: str) -> JSPattern:
         raise _unsupported(pattern, flags, "its nested repetitions are too costly to compile") from None
     except RecursionError:  # nesting deeper than Python's stack (the emitter's or regex's compiler)
         raise _unsupported(pattern, flags, "it is nested too deeply") from None
-    except (regex.error, OverflowError, MemoryError) as exc:  # V8 accepts what regex cannot
-        raise _unsupported(pattern, flags, str(exc)) from None
+    except MemoryError:
+        raise _unsupported(pattern, flags, "it needs more memory to compile than this machine has") from None
+    except (regex.error, OverflowError) as exc:  # V8 accepts what regex cannot
+        raise _unsupported(pattern, flags, str(exc) or type(exc).__name__) from None
     return JSPattern(pattern, flags, compiled, emitted, parsed.capture_count, parsed.group_names)
 
 

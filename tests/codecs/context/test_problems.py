@@ -132,3 +132,16 @@ def test_invalid_context_rule_is_documented() -> None:
     with pytest.raises(ContextError):
         load_context(__import__("json").loads(rule.bad))
     load_context(__import__("json").loads(rule.good))
+
+
+def test_a_context_nested_deeper_than_the_limit_is_refused_as_data_too() -> None:
+    from forgec.codecs.context import CONTEXT_MAX_DEPTH, ContextError, load_context
+
+    value: dict[str, object] = {}
+    inner = value
+    for _ in range(CONTEXT_MAX_DEPTH + 700):
+        inner["a"] = {}
+        inner = inner["a"]  # type: ignore[assignment]
+    with pytest.raises(ContextError) as caught:
+        load_context({"variables": value})
+    assert "nested deeper than forgec's limit" in str(caught.value)

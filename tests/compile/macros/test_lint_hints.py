@@ -79,3 +79,21 @@ def test_unknown_macro_suggests_a_close_built_in() -> None:
     messages = [d.message for d in lint_stack_macros(stack) if d.code == "FG210"]
     assert messages[0].startswith("Unknown macro {{dat}} (did you mean {{date}}?)")
     assert "did you mean" not in messages[1]
+
+
+def test_windows_device_names_are_flagged_as_stack_ids_and_file_names() -> None:
+    loaded = load_stack_data('{"id": "nul", "items": []}', "con.json")
+    found = [(d.code, d.pointer) for d in lint_stack_hints(loaded) if d.code == "FG152"]
+    assert found == [("FG152", ()), ("FG152", ("id",))]
+    for name in ("COM1.yaml", "Lpt9.json", "aux"):
+        loaded = load_stack_data({"id": "fine", "items": []}, name)
+        assert [d.code for d in lint_stack_hints(loaded)].count("FG152") == 1
+    loaded = load_stack_data({"id": "console", "items": []}, "console.json")
+    assert "FG152" not in [d.code for d in lint_stack_hints(loaded)]
+
+
+def test_thousands_of_openers_and_macros_in_one_block() -> None:
+    """Every unclosed opener is found once, wherever it is, also among thousands of macros."""
+    text = "{{date}}" * 3000 + "{{" * 3000 + "{{a::{{b}}}}"
+    found = [d.offset for d in lint_stack_macros({"items": [{"kind": "block", "id": "a", "content": text}]}) if d.code == "FG215"]
+    assert found == [8 * 3000 + 2 * i for i in range(3000)]

@@ -130,3 +130,24 @@ def test_qa_doubling_stack_is_bounded_with_the_real_limits() -> None:
     assert codes == ["FG203"] * 16  # 15 failed setvars, then the block itself (15 kept texts + 64 Mi)
     assert diagnostics[-1][1].startswith("Block output would be longer")
     assert out == text
+
+
+def test_nested_json_escaping_is_bounded_by_work_not_only_length() -> None:
+    """200 nested ``{{json::…}}``: each level doubles the backslashes, so the length cap is reached
+    again every ~26 levels; the per-block work cap fails every later macro at once instead."""
+    text = "{{json::" * 200 + "x" + "}}" * 200
+    out, diagnostics = _expand(text)
+    assert {code for code, _ in diagnostics} == {"FG203"}
+    messages = [message for _, message in diagnostics]
+    # the inner levels fit; the one that first crosses the length cap fails on length ...
+    assert "a string it builds would be longer" in messages[0]
+    # ... and every level around it on work, without building its string again
+    assert all("have built more than forgec's limit" in m for m in messages[1:])
+    assert 150 < len(messages) < 200
+    assert out == text  # the outermost macro failed: its text is kept, as pi-forge keeps it
+
+
+def test_reading_a_huge_variable_costs_no_work() -> None:
+    """Variable reads build nothing: they stay possible after the work cap is reached elsewhere."""
+    assert engine.MAX_BLOCK_WORK >= 2 * engine.MAX_BLOCK_LENGTH
+    assert {"getvar", "var", "getturnvar", "getsessionvar"} <= engine._READERS
