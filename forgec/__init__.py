@@ -13,8 +13,16 @@ from forgec.resources import VERSION as __version__
 if TYPE_CHECKING:  # the real names, for type checkers and readers; at run time they load lazily
     from typing import Any
 
+    from forgec.agents.config import (
+        ForgeConfigPaths,
+        load_subagent_settings,
+        resolve_policy,
+        update_profile_config,
+    )
+    from forgec.agents.profiles import ProfileWorkspace, load_workspace, resolve_profile
     from forgec.codecs.catalog import load_catalog
     from forgec.codecs.context import Context, ContextError, load_context
+    from forgec.codecs.profile import load_profile_file
     from forgec.codecs.stack import LoadedStack, load_stack_file, load_stack_folder
     from forgec.diagnostics import Diagnostic
     from forgec.diagnostics.findings import LintReport
@@ -22,8 +30,10 @@ if TYPE_CHECKING:  # the real names, for type checkers and readers; at run time 
     from forgec.environment import Environment
     from forgec.errors import ForgecError, InputError, OutputError, SettingsError, UsageError
     from forgec.fingerprint import canonical_json, profile_fingerprint, sha256_v1, stack_fingerprint
+    from forgec.importers.legacy_stacks import migrate_legacy_stacks
     from forgec.importers.sillytavern import import_preset
     from forgec.lint import lint_paths
+    from forgec.model.identity import parse_selector
     from forgec.report import CompileResult, compile_report, load_stack
 
 del TYPE_CHECKING
@@ -56,8 +66,19 @@ _EXPORTS = {
     "lint_paths": "forgec.lint",
     "LintReport": "forgec.diagnostics.findings",
     "Diagnostic": "forgec.diagnostics",
+    # agent profiles and the forge config
+    "load_workspace": "forgec.agents.profiles",
+    "ProfileWorkspace": "forgec.agents.profiles",
+    "resolve_profile": "forgec.agents.profiles",
+    "load_profile_file": "forgec.codecs.profile",
+    "parse_selector": "forgec.model.identity",
+    "ForgeConfigPaths": "forgec.agents.config",
+    "load_subagent_settings": "forgec.agents.config",
+    "resolve_policy": "forgec.agents.config",
+    "update_profile_config": "forgec.agents.config",
     # importing
     "import_preset": "forgec.importers.sillytavern",
+    "migrate_legacy_stacks": "forgec.importers.legacy_stacks",
     # errors
     "ForgecError": "forgec.errors",
     "InputError": "forgec.errors",
@@ -73,11 +94,13 @@ __all__ = [
     "ContextError",
     "Diagnostic",
     "Environment",
+    "ForgeConfigPaths",
     "ForgecError",
     "InputError",
     "LintReport",
     "LoadedStack",
     "OutputError",
+    "ProfileWorkspace",
     "Prompt",
     "SettingsError",
     "UsageError",
@@ -91,12 +114,20 @@ __all__ = [
     "lint_paths",
     "load_catalog",
     "load_context",
+    "load_profile_file",
     "load_stack",
     "load_stack_file",
     "load_stack_folder",
+    "load_subagent_settings",
+    "load_workspace",
+    "migrate_legacy_stacks",
+    "parse_selector",
     "profile_fingerprint",
+    "resolve_policy",
+    "resolve_profile",
     "sha256_v1",
     "stack_fingerprint",
+    "update_profile_config",
 ]
 
 

@@ -30,6 +30,7 @@ __all__ = [
     "encode_utf8",
     "existing",
     "symlink_on_path",
+    "write_bytes_atomic",
     "write_files",
     "write_output",
     "write_text_atomic",
@@ -157,6 +158,22 @@ def write_files(
 def write_text_atomic(path: Path, text: str, *, overwrite: bool = False, create_dirs: bool = True) -> None:
     """Write one file atomically (see :func:`write_files`)."""
     write_files([(path, text)], overwrite=overwrite, create_dirs=create_dirs)
+
+
+def write_bytes_atomic(path: Path, data: bytes, *, overwrite: bool = False) -> None:
+    """Write bytes as they are (a file copied exactly), atomically; a new file created exclusively."""
+    if not overwrite and existing([path]):
+        raise ExistingFilesError([path])
+    temp = _write_temp(path, data)
+    try:
+        if overwrite:
+            os.replace(temp, path)
+        else:
+            _create(temp, path)
+    finally:
+        with contextlib.suppress(OSError):
+            if temp.exists():
+                temp.unlink()
 
 
 def write_output(path: Path, text: str, *, overwrite: bool = False) -> None:

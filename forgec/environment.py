@@ -45,7 +45,8 @@ class Environment:
 
     settings: Settings = field(default_factory=Settings)
     plugins: PluginSetup = field(default_factory=lambda: setup_plugins())
-    #: the project folder (where ``.pi/forge`` is looked for); the current folder by default
+    #: the project folder (where ``.pi/forge`` is looked for): :meth:`discover` finds it from its
+    #: start upward (:func:`forgec.workspace.find_project_root`); ``None``: the current folder
     project_root: Path | None = None
     #: the user-global forge folder; ``None`` means ``$PI_FORGE_GLOBAL_DIR`` or ``~/.pi/forge``
     global_dir: Path | None = None
@@ -79,8 +80,11 @@ class Environment:
             settings = load_settings_file(config_file)
         else:
             settings = load_settings(start)
+        from forgec.workspace import find_project_root
+
         plugins = setup_plugins(trust_all=trust_plugins, trusted=settings.plugins, entry_points=entry_points)
-        return cls(settings, plugins, project_root=None, global_dir=global_dir, models_file=models_file)
+        project = find_project_root(start if start is not None else Path.cwd(), global_dir)
+        return cls(settings, plugins, project_root=project, global_dir=global_dir, models_file=models_file)
 
     @classmethod
     def create(
@@ -115,14 +119,37 @@ class Environment:
         return tuple(registry.supported_slot_names()) if registry.slots else None
 
     @cached_property
+    def catalog_files(self) -> tuple[Path, ...]:
+        """The catalog files merged over the bundled catalog, later ones winning (§6.2): the user's
+        (``~/.config/forgec/models.json``), the project's (``.pi/forge/models.json``), ``models_file``."""
+        from forgec.workspace import project_catalog_path, user_catalog_path
+
+        found = (user_catalog_path(), project_catalog_path(self.root), self.models_file)
+        return tuple(path for path in found if path is not None)
+
+    @cached_property
     def catalog(self) -> Catalog:
-        """The model catalog: ``models_file`` merged over the bundled one, loaded on first use.
+        """The model catalog: :attr:`catalog_files` merged over the bundled one, loaded on first use.
 
         Raises :class:`~forgec.codecs.catalog.CatalogError` for a catalog file that cannot be used.
         """
         from forgec.codecs.catalog import default_catalog, load_catalog
 
-        return load_catalog(self.models_file) if self.models_file is not None else default_catalog()
+        catalog = default_catalog()
+        for path in self.catalog_files:
+            catalog = load_catalog(path, base=catalog)
+        return catalog
+
+    @cached_property
+    def catalog_sources(self) -> dict[str, Path]:
+        """The file each model of :attr:`catalog` comes from (the last layer that declares it), by
+        ``provider/id``; the bundled catalog's own models are not in it.  Raises as :attr:`catalog`."""
+        from forgec.codecs.catalog import Catalog, load_catalog
+
+        sources: dict[str, Path] = {}
+        for path in self.catalog_files:
+            sources.update(dict.fromkeys(load_catalog(path, base=Catalog({}, {})).models, path))
+        return sources
 
     @property
     def root(self) -> Path:

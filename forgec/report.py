@@ -286,7 +286,7 @@ def compile_inputs(
         return result
     from forgec.emit import build_payloads  # provider bodies: imported only when asked for
 
-    models = env.catalog if env is not None and env.models_file is not None else None
+    models = env.catalog if env is not None and env.catalog_files else None
     section = build_payloads(result.request_prompt(), models=models)
     return CompileResult(inputs, compiled, result.variables, result.fingerprints, finalized, section)
 

@@ -49,6 +49,7 @@ __all__ = [
     "Target",
     "config_start",
     "expand_paths",
+    "find_project_root",
     "global_config_path",
     "global_forge_dir",
     "global_profile_dir",
@@ -57,12 +58,14 @@ __all__ = [
     "list_folder_files",
     "list_resource_files",
     "may_exist",
+    "project_catalog_path",
     "project_config_path",
     "project_profile_dir",
     "project_root_of",
     "project_stack_dirs",
     "stack_folder_group",
     "stdin_stack_name",
+    "user_catalog_path",
     "windows_reserved_name",
 ]
 
@@ -125,6 +128,30 @@ def global_config_path(global_dir: Path, environ: Mapping[str, str] | None = Non
     env = os.environ if environ is None else environ
     value = env.get(GLOBAL_CONFIG_VARIABLE)
     return Path(value) if value else global_dir / _CONFIG
+
+
+_CATALOG_NAMES = ("models.json", "models.yaml", "models.yml")
+
+
+def _first_catalog(folder: Path) -> Path | None:
+    for name in _CATALOG_NAMES:
+        candidate = folder / name
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def project_catalog_path(root: Path) -> Path | None:
+    """The project's model catalog, ``.pi/forge/models.{json,yaml,yml}``, if there is one (§6.2)."""
+    return _first_catalog(root.joinpath(*_FORGE_DIR))
+
+
+def user_catalog_path(environ: Mapping[str, str] | None = None) -> Path | None:
+    """The user's model catalog, ``$XDG_CONFIG_HOME/forgec/models.{json,yaml,yml}`` (default
+    ``~/.config/forgec``), if there is one (§6.2)."""
+    env = os.environ if environ is None else environ
+    base = Path(env["XDG_CONFIG_HOME"]) if env.get("XDG_CONFIG_HOME") else Path.home() / ".config"
+    return _first_catalog(base / "forgec")
 
 
 def import_report_paths(root: Path, stack_id: str) -> tuple[Path, Path, Path]:
@@ -254,8 +281,10 @@ class Target:
 
     ``path`` is ``None`` for a whole group (report everything the loader returns for ``group``);
     otherwise the file to report.  ``group`` is the tuple of folders to load together (pi-forge's
-    directory group, §10.1), or ``None`` to load the file on its own.  ``display`` is how the file is
-    named in output: as the user wrote it, or relative to the current folder.
+    directory group, §10.1; for a profile, its scope's profile folder), or ``None`` to load the file
+    on its own.  ``display`` is how the file is named in output: as the user wrote it, or relative
+    to the current folder.  ``kind`` is what the file is (``stack``, ``profile``, ``config``,
+    ``catalog``) and ``scope`` whose it is (``project`` or ``global``).
     """
 
     display: str
@@ -264,6 +293,8 @@ class Target:
     #: for a whole group: how to name its files (the argument the user gave, and the folder it meant)
     display_base: tuple[str, Path] | None = None
     stdin: bool = False
+    kind: str = "stack"
+    scope: str = "project"
 
 
 @dataclass(slots=True)
@@ -288,35 +319,134 @@ def _group_has_stacks(group: tuple[Path, ...]) -> bool:
     return False
 
 
+def _has_profiles(folder: Path) -> bool:
+    try:
+        return folder.is_dir() and bool(list_folder_files(folder, (".json",)))
+    except OSError:
+        return True
+
+
 def _is_project_root(folder: Path) -> bool:
-    return any(d.is_dir() for d in project_stack_dirs(folder))
+    forge = folder.joinpath(*_FORGE_DIR)
+    return any(d.is_dir() for d in project_stack_dirs(folder)) or any(
+        (forge / name).exists() for name in (_PROFILES, _CONFIG, *_CATALOG_NAMES)
+    )
+
+
+def find_project_root(start: Path, global_dir: Path | None = None) -> Path | None:
+    """The Pi project ``start`` is in: ``start`` (a file: its folder) or the nearest folder above
+    it that holds ``.pi/forge`` content or a stack folder, as git finds its repository.  The
+    user-global forge folder is never taken for a project (``~/.pi/forge`` would make the home
+    folder one).  ``None`` outside any project."""
+    try:
+        folder = start.resolve()
+        if not folder.is_dir():
+            folder = folder.parent
+        home_forge = (global_dir if global_dir is not None else global_forge_dir()).resolve()
+    except (OSError, RuntimeError):
+        return None
+    for candidate in (folder, *folder.parents):
+        if candidate.joinpath(*_FORGE_DIR) != home_forge and _is_project_root(candidate):
+            return candidate
+    return None
 
 
 def _display(arg: str, base: Path, file: Path) -> str:
     return os.path.normpath(os.path.join(arg, os.path.relpath(file, base)))
 
 
-def expand_paths(args: list[str], cwd: Path | None = None) -> DiscoveryResult:
-    """Turn PATH arguments (none: the current project) into targets; problems go to ``errors``."""
+def _project_targets(root: Path, arg: str) -> list[Target]:
+    """What a project holds for ``validate``: its stacks (one group), profiles, config and catalog."""
+    shown = arg or "."
+    targets: list[Target] = []
+    stacks = project_stack_dirs(root)
+    if _group_has_stacks(stacks):
+        targets.append(Target(display=shown, group=stacks, display_base=(arg, root)))
+    profiles = project_profile_dir(root)
+    if _has_profiles(profiles):
+        targets.append(Target(display=shown, group=(profiles,), display_base=(arg, root), kind="profile"))
+    config = project_config_path(root)
+    if config.exists():
+        targets.append(Target(_display(arg, root, config), config, kind="config"))
+    catalog = project_catalog_path(root)
+    if catalog is not None:
+        targets.append(Target(_display(arg, root, catalog), catalog, kind="catalog"))
+    return targets
+
+
+def global_targets(global_dir: Path, environ: Mapping[str, str] | None = None) -> list[Target]:
+    """What the user-global forge folder holds: its stacks, profiles and config (named by full path)."""
+    targets: list[Target] = []
+    base = str(global_dir)
+    stacks = (global_stack_dir(global_dir),)
+    if _group_has_stacks(stacks):
+        targets.append(Target(display=base, group=stacks, display_base=(base, global_dir), scope="global"))
+    profiles = global_profile_dir(global_dir)
+    if _has_profiles(profiles):
+        targets.append(Target(display=base, group=(profiles,), display_base=(base, global_dir), kind="profile", scope="global"))
+    config = global_config_path(global_dir, environ)
+    if config.exists():
+        targets.append(Target(str(config), config, kind="config", scope="global"))
+    return targets
+
+
+def _profile_scope(folder: Path) -> str:
+    """``project`` for ``<root>/.pi/forge/agent-profiles``, else ``global``."""
+    return "project" if folder.parent.name == "forge" and folder.parent.parent.name == ".pi" else "global"
+
+
+def _file_target(arg: str, resolved: Path) -> Target:
+    """A file PATH: a profile, config or catalog where pi-forge keeps those, else a stack."""
+    parent = resolved.parent
+    in_forge = parent.name == "forge" and parent.parent.name == ".pi"
+    if parent.name == _PROFILES:
+        return Target(arg, resolved, (parent,), kind="profile", scope=_profile_scope(parent))
+    if resolved.name == _CONFIG and in_forge:
+        return Target(arg, resolved, kind="config")
+    if resolved.name in _CATALOG_NAMES and in_forge:
+        return Target(arg, resolved, kind="catalog")
+    if resolved.suffix == ".json" and _looks_like_profile(resolved):
+        return Target(arg, resolved, kind="profile")
+    project = project_root_of(parent)
+    return Target(display=arg, path=resolved, group=project_stack_dirs(project) if project else None)
+
+
+def _looks_like_profile(path: Path) -> bool:
+    """A JSON file that says it is an agent profile (its ``type``), wherever it is kept."""
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(4096)
+    except OSError:
+        return False
+    return b'"pi-forge.agent-profile"' in head
+
+
+def expand_paths(args: list[str], cwd: Path | None = None, *, global_dir: Path | None = None) -> DiscoveryResult:
+    """Turn PATH arguments (none: the current project) into targets; problems go to ``errors``.
+
+    ``global_dir``: also check the user-global forge folder (``--global-dir``).
+    """
     cwd = cwd if cwd is not None else Path.cwd()
     targets: list[Target] = []
     errors: list[str] = []
     seen: set[Path] = set()
+    extra = global_targets(global_dir) if global_dir is not None else []
     if not args:
         root = cwd.resolve()
-        group = project_stack_dirs(root)
-        if not any(d.is_dir() for d in group):
+        targets = _project_targets(root, "") + extra
+        if targets:
+            return DiscoveryResult(targets, errors)
+        if not _is_project_root(root):
             errors.append(
                 f"no prompt stacks found: {root} is not a Pi project (looked for .pi/forge/prompt-stacks "
                 "and .pi/prompt-stacks); give a PATH to check"
             )
-        elif not _group_has_stacks(group):
+        else:
             errors.append(
                 f"no stack files ({_PATTERNS}) found in {root}/.pi/forge/prompt-stacks or {root}/.pi/prompt-stacks"
             )
-        else:
-            targets.append(Target(display=".", group=group, display_base=("", root)))
         return DiscoveryResult(targets, errors)
+    targets.extend(extra)
     for arg in args:
         if arg == "-":
             targets.append(Target(display="-", stdin=True))
@@ -349,8 +479,7 @@ def expand_paths(args: list[str], cwd: Path | None = None) -> DiscoveryResult:
         if resolved in seen:
             continue  # the same file named twice is checked once
         seen.add(resolved)
-        project = project_root_of(resolved.parent)
-        targets.append(Target(display=arg, path=resolved, group=project_stack_dirs(project) if project else None))
+        targets.append(_file_target(arg, resolved))
     return DiscoveryResult(targets, errors)
 
 
@@ -360,9 +489,12 @@ def _expand_folder(arg: str, folder: Path) -> list[Target]:
         # a project stack folder itself: every file in it, each loaded with its project group
         project_group = project_stack_dirs(root)
         return [Target(_display(arg, folder, f), f, project_group) for f in list_folder_files(folder)]
+    if folder.name == _PROFILES:
+        return [
+            Target(_display(arg, folder, f), f, (folder,), kind="profile", scope=_profile_scope(folder))
+            for f in list_folder_files(folder, (".json",))
+        ]
     if _is_project_root(folder):
-        if not _group_has_stacks(project_stack_dirs(folder)):
-            return []
-        return [Target(display=arg, group=project_stack_dirs(folder), display_base=(arg, folder))]
+        return _project_targets(folder, arg)
     group = (folder,)
     return [Target(_display(arg, folder, f), f, group) for f in list_folder_files(folder)]

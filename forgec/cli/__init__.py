@@ -22,7 +22,7 @@ except KeyboardInterrupt:  # Ctrl-C while click loads (the console script import
 
 #: command name -> (module, attribute, one-line help shown by ``forgec --help``)
 COMMANDS: dict[str, tuple[str, str, str]] = {
-    "validate": ("forgec.cli.validate", "validate", "Lint prompt stacks: pi-forge's checks plus forgec's rules."),
+    "validate": ("forgec.cli.validate", "validate", "Lint stacks, agent profiles, forge config, model catalogs."),
     "schema": ("forgec.cli.schema", "schema", "Print a bundled JSON Schema (for editors and CI)."),
     "rule": ("forgec.cli.rule", "rule", "Explain a diagnostic code, with a bad and a good example."),
     "import-silly": ("forgec.cli.import_silly", "import_silly", "Import a SillyTavern preset as a prompt stack."),
@@ -30,6 +30,8 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "compile": ("forgec.cli.compile", "compile_command", "Print the provider request body Pi would send (offline)."),
     "fingerprint": ("forgec.cli.fingerprint", "fingerprint", "Print sha256:v1 fingerprints of stacks, profiles and JSON."),
     "snapshot": ("forgec.cli.snapshot", "snapshot", "Check or update golden files of compiled prompts."),
+    "profile": ("forgec.cli.profile", "profile", "Agent profiles: list, validate, show, resolve against a model catalog."),
+    "migrate-stacks": ("forgec.cli.migrate_stacks", "migrate_stacks", "Copy legacy .pi/prompt-stacks into .pi/forge/prompt-stacks."),
 }
 
 
@@ -72,12 +74,13 @@ class LazyGroup(click.Group):
     epilog=(
         "Examples:\n\n"
         "\b\n"
-        "  forgec validate                               lint this project's stacks\n"
+        "  forgec validate                               lint this project's stacks, profiles, config\n"
         "  forgec validate examples/ --format concise    one line per finding\n"
         "  forgec rule FG101                             explain one diagnostic\n"
         "  forgec preview stack.json --context ctx.yaml  the prompt, message by message\n"
         "  forgec compile stack.json --target all        the provider request bodies\n"
         "  forgec snapshot check                         fail if a prompt changed\n"
+        "  forgec profile resolve reviewer               can Pi use this agent profile, and why not\n"
         "\n'forgec COMMAND --help' shows a command's options, formats, examples and exit codes.\n"
         "\nExit codes: 0 clean, 1 findings at the failing level, 2 usage error or unreadable input, "
         "130 interrupted (Ctrl-C)."

@@ -104,14 +104,15 @@ def fail(message: str) -> NoReturn:
     sys.exit(2)
 
 
-def echo_diagnostics(path: str, diagnostics: Iterable[Diagnostic]) -> None:
-    """Each diagnostic as ``path:line:col: FGnnn [level] message`` on standard error, exactly as
-    ``forgec validate --format concise`` prints it (an editor can jump to each)."""
+def echo_diagnostics(path: str, diagnostics: Iterable[Diagnostic], *, err: bool = True) -> None:
+    """Each diagnostic as ``path:line:col: FGnnn [level] message`` on standard error (``err``
+    False: standard output, where they are the command's result), exactly as ``forgec validate
+    --format concise`` prints it (an editor can jump to each)."""
     from forgec.diagnostics.findings import Finding
     from forgec.output.concise import format_finding
 
     for diagnostic in diagnostics:
-        click.echo(format_finding(path, Finding(diagnostic, diagnostic.level)), err=True)
+        click.echo(format_finding(path, Finding(diagnostic, diagnostic.level)), err=err)
 
 
 def echo_notes(diagnostics: Iterable[Diagnostic], command: str, *, quiet: bool = False) -> None:

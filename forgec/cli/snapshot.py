@@ -68,6 +68,8 @@ def _stacks(paths: tuple[str, ...]) -> list[Path]:
         sys.exit(2)
     stacks: list[Path] = []
     for target in found.targets:
+        if target.kind != "stack":
+            continue  # profiles, the forge config and model catalogs have no golden files
         if target.stdin:
             fail("golden files belong to stack files: '-' (standard input) cannot be snapshotted")
         if target.path is not None:

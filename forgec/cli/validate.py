@@ -1,4 +1,4 @@
-"""``forgec validate``: lint prompt stacks (pi-forge's loader checks plus forgec's own rules).
+"""``forgec validate``: lint a project's prompt stacks, agent profiles, forge config and model catalogs.
 
 Only option parsing and printing live here; discovery is :mod:`forgec.workspace`, the pipeline is
 :mod:`forgec.lint`, configuration is :mod:`forgec.settings`, the formats are :mod:`forgec.output`.
@@ -32,11 +32,19 @@ Examples:
   forgec validate --format sarif -o forgec.sarif
   forgec validate --strict --ignore FG1    warnings fail; skip loader rules
   cat a.json | forgec validate - --stdin-filename a.json
+  forgec validate --global-dir ~/.pi/forge   the project and the user-global folder
+  forgec validate --models models.yaml     profiles' models and thinking levels too
 
 PATH may be a file, a folder (its *.json/*.yaml/*.yml files, not recursive) or a
 project root; a file inside a project stack folder is checked together with its
-folder (duplicate stack ids across files).  A folder without stack files, or no
-PATH outside a Pi project, is a usage error: nothing was checked.
+folder (duplicate stack ids across files).  A project (no PATH, or its root)
+means its stacks (.pi/forge/prompt-stacks/, .pi/prompt-stacks/), its agent
+profiles (.pi/forge/agent-profiles/: pi-forge's checks and their stack
+references), .pi/forge/config.json and .pi/forge/models.json|yaml.  A profile's
+model and thinking level are checked once a model catalog is configured
+(--models, .pi/forge/models.*, ~/.config/forgec/models.*); without one, an info
+note says they were not.  A folder without stack files, or no PATH outside a
+Pi project, is a usage error: nothing was checked.
 -o FILE is written atomically and replaces an existing file only with --overwrite
 (never a checked stack file; a symbolic link is replaced itself, not written
 through). Rules can also be chosen in
@@ -100,6 +108,17 @@ def _selectors(values: tuple[str, ...], option: str) -> tuple[str, ...] | None:
 @click.option("-o", "--output-file", metavar="FILE",
               help="Write the report to FILE instead of standard output ('-': standard output).")
 @click.option("--overwrite", is_flag=True, help="Let -o replace an existing file.")
+@click.option("--global-dir", "global_dir", type=click.Path(file_okay=False, path_type=Path), metavar="DIR",
+              help="Also check the user-global forge folder DIR (its stacks, agent profiles and config.json); "
+                   "profiles' stack references are resolved against it. Default for references: "
+                   "$PI_FORGE_GLOBAL_DIR or ~/.pi/forge.")
+@click.option("--models", "models_file", type=click.Path(exists=True, dir_okay=False, path_type=Path), metavar="FILE",
+              help="A model catalog (JSON or YAML) to check agent profiles' models and thinking levels against, "
+                   "over .pi/forge/models.json and ~/.config/forgec/models.json.")
+@click.option("--check-auth", is_flag=True,
+              help="Also require each agent profile's model to have its credentials variable (auth.env) set "
+                   "-- checks presence only, never reads the value out; the models are then checked even "
+                   "without a configured catalog.")
 @trust_plugins_option
 @no_traceback
 def validate(
@@ -116,10 +135,14 @@ def validate(
     isolated: bool,
     output_file: str | None,
     overwrite: bool = False,
+    global_dir: Path | None = None,
+    models_file: Path | None = None,
+    check_auth: bool = False,
     trust_plugins: bool = False,
 ) -> None:
-    """Lint prompt stacks: pi-forge's loader diagnostics (exact level, message and item id) plus
-    forgec's own rules, each with a code, a name and a file:line:column position."""
+    """Lint prompt stacks, agent profiles, forge config and model catalogs: pi-forge's diagnostics
+    (exact level, message and item id or field) plus forgec's own rules, each with a code, a name
+    and a file:line:column position."""
     from forgec.environment import Environment
     from forgec.lint import lint
     from forgec.output import render
@@ -140,8 +163,9 @@ def validate(
     env = Environment.discover(
         config_start(paths, stdin_filename), trust_plugins=trust_plugins, isolated=isolated,
         config_file=Path(config_file) if config_file is not None else None,
+        global_dir=global_dir, models_file=models_file,
     )  # fmt: skip
-    found = expand_paths(list(paths))
+    found = expand_paths(list(paths), global_dir=global_dir)
     for message in found.errors:
         error(message)
     if not found.targets and found.errors:
@@ -149,7 +173,7 @@ def validate(
     selection = RuleSelection(env.settings, cli_select, cli_ignore, cli_extend)
     report = lint(
         found, env=env, selection=selection, strict=strict, paths=paths, stdin_filename=stdin_filename,
-        read_stdin=read_stdin,
+        read_stdin=read_stdin, check_auth=check_auth,
     )  # fmt: skip
     echo_notes(report.setup_diagnostics, "forgec validate", quiet=quiet)
 

@@ -22,10 +22,14 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
+from forgec.diagnostics import Diagnostic
 from forgec.errors import InputError
 from forgec.model import THINKING_LEVELS
+
+if TYPE_CHECKING:
+    from forgec.source import SourceDocument
 
 __all__ = [
     "Catalog",
@@ -209,18 +213,47 @@ def catalog_from_models(models: Iterable[Model | dict[str, Any]], *, validate: b
     return Catalog(built, {})
 
 
+def catalog_diagnostics(path: str | Path) -> tuple[Any, list[Diagnostic], SourceDocument]:
+    """Read a catalog file (JSON, or YAML by its suffix) with forgec's reader and check it against
+    the schema: the parsed value (``None`` when it is unusable), every problem as an FG812 (or a
+    reading) diagnostic with its pointer, and the document (for positions)."""
+    import jsonschema
+
+    from forgec.resources import schema_path
+    from forgec.rules.payloads import CATALOG_INVALID
+    from forgec.source import read_source
+
+    document = read_source(path)
+    if not document.parsed:
+        return None, [d for d in document.diagnostics if d.level == "error"], document
+    schema = json.loads(schema_path("model-catalog").read_text(encoding="utf-8"))
+    problems: list[Diagnostic] = []
+    for error in sorted(jsonschema.Draft202012Validator(schema).iter_errors(document.data), key=lambda e: list(e.path)):
+        where = "/".join(str(p) for p in error.path) or "(root)"
+        problems.append(Diagnostic("error", f"{where}: {error.message}", CATALOG_INVALID, pointer=tuple(error.path), extra=True))
+    data = document.data
+    if not problems and isinstance(data, dict):
+        known = {f"{m.get('provider')}/{m.get('id')}" for m in data.get("models", [])}
+        for api, key in (data.get("defaults") or {}).items():
+            if key not in known:
+                problems.append(
+                    Diagnostic("error", f"defaults/{api}: Unknown model: {key}", CATALOG_INVALID, pointer=("defaults", api), extra=True)
+                )
+    return (None if problems else data), problems, document
+
+
 def load_catalog(path: str | Path, *, base: Catalog | None = None) -> Catalog:
-    """Read a user catalog file; entries are merged over ``base`` (the bundled catalog by default)."""
-    path = Path(path)
-    try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:  # path:line:col, as every other file problem is reported
-        raise CatalogError(
-            f"{path}:{exc.lineno}:{exc.colno}: invalid JSON in model catalog: {exc.msg}"
-        ) from None
-    except (OSError, ValueError) as exc:
-        raise CatalogError(f"{path}: cannot read model catalog: {exc}") from None
-    catalog = catalog_from_json(doc, source=str(path))
+    """Read a catalog file (JSON or YAML); its entries are merged over ``base`` (the bundled
+    catalog by default).  :class:`CatalogError` names the first problem as ``path:line:col: …``."""
+    from forgec.source import resolve_spans
+
+    data, problems, document = catalog_diagnostics(path)
+    if data is None:
+        first = resolve_spans(problems[:1], document)[0] if problems else None
+        line, column = (first.span.line, first.span.column) if first is not None and first.span else (1, 1)
+        reason = first.message if first is not None else "not a model catalog"
+        raise CatalogError(f"{path}:{line}:{column}: invalid model catalog: {reason}", path=str(path))
+    catalog = catalog_from_json(data, source=str(path))
     return (base if base is not None else default_catalog()).merged(catalog)
 
 

@@ -79,12 +79,14 @@ def lint_targets(
     read_stdin: ReadStdin | None = None,
     stdin_filename: str | None = None,
     cwd: Path | None = None,
+    check_auth: bool = False,
 ) -> list[FileResult]:
     """Load and check every target; each project group is loaded at most once.
 
     ``env`` adds the trusted plugins' slot names to the loader's supported slots and their macros
     to the macro lint, and puts a failed plugin's FG950 first in every file.  ``read_stdin`` reads
-    the stack of a ``-`` target (named ``stdin_filename``).
+    the stack of a ``-`` target (named ``stdin_filename``).  ``check_auth``: profiles' models must
+    have their credentials variable set (:mod:`forgec.lint.agents`).
     """
     from forgec.codecs.stack import load_stack_bytes, load_stack_file, load_stack_folder
 
@@ -95,9 +97,9 @@ def lint_targets(
     groups: dict[tuple[Path, ...], list[LoadedStack]] = {}
     by_path: dict[tuple[Path, ...], dict[Path, LoadedStack]] = {}
 
-    def group_of(dirs: tuple[Path, ...]) -> list[LoadedStack]:
+    def group_of(dirs: tuple[Path, ...], scope: str = "project") -> list[LoadedStack]:
         if dirs not in groups:
-            groups[dirs] = load_stack_folder(list(dirs), scope="project", supported_slots=slots)
+            groups[dirs] = load_stack_folder(list(dirs), scope=scope, supported_slots=slots)
         return groups[dirs]
 
     def member(dirs: tuple[Path, ...], path: Path) -> LoadedStack | None:
@@ -106,9 +108,14 @@ def lint_targets(
             by_path[dirs] = {_resolved(x.path): x for x in group_of(dirs)}
         return by_path[dirs].get(path)
 
+    from forgec.lint.agents import lint_agent_targets
+
+    agent_results = lint_agent_targets(targets, env=env, check_auth=check_auth) if any(t.kind != "stack" for t in targets) else {}
     results: list[FileResult] = []
-    for target in targets:
-        if target.stdin:
+    for index, target in enumerate(targets):
+        if target.kind != "stack":
+            results.extend(agent_results.get(index, []))
+        elif target.stdin:
             raw = read_stdin() if read_stdin is not None else b""
             display = stdin_filename or "-"
             loaded = load_stack_bytes(raw, stdin_stack_name(stdin_filename), path=display, supported_slots=slots)
@@ -116,7 +123,7 @@ def lint_targets(
         elif target.path is None:
             assert target.group is not None
             arg, base = target.display_base or ("", cwd.resolve())
-            for loaded in group_of(target.group):
+            for loaded in group_of(target.group, target.scope):
                 display = os.path.normpath(os.path.join(arg, os.path.relpath(loaded.path, base)))
                 results.append(_finish(loaded, display, registry, prefix))
         else:
@@ -153,6 +160,7 @@ def lint(
     read_stdin: ReadStdin | None = None,
     stdin_filename: str | None = None,
     paths: Sequence[str] = (),
+    check_auth: bool = False,
 ) -> LintReport:
     """Check the discovered targets and report them under ``selection``.
 
@@ -160,13 +168,21 @@ def lint(
     run rather than a file (FG951 untrusted, FG952 not installed) are the report's
     ``setup_diagnostics``; they are all there when no file was checked.
     """
+    from forgec.lint.agents import with_catalog_targets
     from forgec.plugins import needs_plugin
 
-    results = lint_targets(found.targets, env=env, read_stdin=read_stdin, stdin_filename=stdin_filename)
+    targets = with_catalog_targets(found.targets, env)
+    results = lint_targets(targets, env=env, read_stdin=read_stdin, stdin_filename=stdin_filename, check_auth=check_auth)
     env.plugins.note_untrusted(any(needs_plugin(result.diagnostics) for result in results))
     report = select_findings(results, selection, strict=env.settings.strict if strict is None else strict)
     setup = env.plugin_diagnostics
     report.setup_diagnostics = list(setup) if not results else [d for d in setup if d.level != "error"]
+    if any(r.kind == "profile" for r in results) and not env.catalog_files and not check_auth:
+        from forgec.lint.agents import catalog_note
+
+        note = catalog_note()
+        if selection.enabled(note.code):
+            report.setup_diagnostics.append(note)
     report.usage_errors = list(found.errors)
     report.paths = list(paths)
     return report
@@ -182,21 +198,23 @@ def lint_paths(
     strict: bool | None = None,
     stdin: bytes | None = None,
     stdin_filename: str | None = None,
+    check_auth: bool = False,
 ) -> LintReport:
     """Lint files and folders as ``forgec validate PATH...`` does (no PATH: the current project).
 
     ``select``/``extend_select``/``ignore`` are the command line's rule selectors, layered over the
-    environment's ``[tool.forgec]``; ``stdin`` is the text of a ``-`` path.  Paths that cannot be
+    environment's ``[tool.forgec]``; ``stdin`` is the text of a ``-`` path; the environment's
+    ``global_dir`` is checked too, when it was given; ``check_auth`` as ``--check-auth``.  Paths that cannot be
     checked are ``report.usage_errors`` (``report.exit_code`` is then 2), never exceptions.
     """
     from forgec.environment import Environment
 
     env = env if env is not None else Environment.discover()
-    found = expand_paths(list(paths))
+    found = expand_paths(list(paths), global_dir=env.global_dir)
     selection = RuleSelection(
         env.settings, tuple(select) if select is not None else None, tuple(ignore), tuple(extend_select)
     )
     return lint(
         found, env=env, selection=selection, strict=strict, paths=paths, stdin_filename=stdin_filename,
-        read_stdin=(lambda: stdin) if stdin is not None else None,
+        read_stdin=(lambda: stdin) if stdin is not None else None, check_auth=check_auth,
     )  # fmt: skip

@@ -16,8 +16,21 @@ THINKING_LEVEL_CLAMPED = "FG802"
 OUTPUT_CAP_CLAMPED = "FG803"
 FINGERPRINT_NON_JSON = "FG810"
 FINGERPRINT_WRONG_KIND = "FG811"
+CATALOG_INVALID = "FG812"
 
 register(
+    Rule(
+        CATALOG_INVALID,
+        "model-catalog-invalid",
+        "error",
+        "A model catalog file (--models, .pi/forge/models.json, ~/.config/forgec/models.json) that is not "
+        "valid JSON or YAML or does not match schemas/model-catalog.schema.json: the models it declares "
+        "cannot be used, so profiles naming them and compiles choosing them fail.",
+        bad='{"models": [{"provider": "acme", "id": "fast-1"}]}',
+        good='{"models": [{"provider": "acme", "id": "fast-1", "api": "openai-completions", '
+        '"contextWindow": 128000, "maxTokens": 8192}]}',
+        pi_forge=False,
+    ),
     Rule(
         PAYLOAD_REQUEST_FAILED,
         "payload-request-failed",

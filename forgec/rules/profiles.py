@@ -48,6 +48,8 @@ PROFILE_TOOL_PATTERN_UNMATCHED = "FG544"
 # --- capture (§1.7) ------------------------------------------------------------------------------
 CAPTURE_STACK_SCOPE = "FG550"
 CAPTURE_WITHOUT_MODEL = "FG551"
+#: forgec-only: validate found profiles but no model catalog to check their models against (§6.2)
+CATALOG_NOT_CONFIGURED = "FG552"
 
 _OK = (
     '{"schemaVersion": 1, "type": "pi-forge.agent-profile", "id": "reviewer", '
@@ -348,5 +350,16 @@ _RULES: tuple[tuple[str, str, str, str, str, str], ...] = (
 )
 
 register(
-    *(Rule(code, name, level, summary, bad, good, True) for code, name, level, summary, bad, good in _RULES)
+    *(Rule(code, name, level, summary, bad, good, True) for code, name, level, summary, bad, good in _RULES),
+    Rule(
+        CATALOG_NOT_CONFIGURED,
+        "model-catalog-not-configured",
+        "info",
+        "forgec validate checked agent profiles without a model catalog (--models, .pi/forge/models.json or "
+        "~/.config/forgec/models.json), so their models and thinking levels were not checked: the bundled "
+        "catalog knows only the four reference models. forgec profile resolve checks them against it.",
+        "forgec validate   (no catalog; profiles name acme/fast-1)",
+        "forgec validate --models models.yaml",
+        False,
+    ),
 )

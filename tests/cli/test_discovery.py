@@ -108,3 +108,24 @@ def test_project_root_of(tmp_path: Path) -> None:
     assert project_root_of(tmp_path / PRIMARY) == tmp_path.resolve()
     assert project_root_of(tmp_path / LEGACY) == tmp_path.resolve()
     assert project_root_of(tmp_path / "prompt-stacks") is None
+
+
+def test_the_project_is_found_upward_but_never_in_the_global_folder(tmp_path: Path) -> None:
+    """``Environment.discover`` (hence the catalog and the profiles) finds the Pi project from a
+    file or a subfolder, as git finds its repository; ``~/.pi/forge`` does not make ``~`` a project."""
+    from forgec.environment import Environment
+    from forgec.workspace import find_project_root
+
+    project = tmp_path / "home" / "code"
+    stack = project / ".pi" / "forge" / "prompt-stacks" / "a.json"
+    stack.parent.mkdir(parents=True)
+    stack.write_text("{}", encoding="utf-8")
+    (project / "src" / "deep").mkdir(parents=True)
+    assert find_project_root(stack) == project.resolve()
+    assert find_project_root(project / "src" / "deep") == project.resolve()
+    assert Environment.discover(project / "src").root == project.resolve()
+    elsewhere = tmp_path / "home" / "notes"
+    elsewhere.mkdir()
+    (tmp_path / "home" / ".pi" / "forge" / "agent-profiles").mkdir(parents=True)
+    assert find_project_root(elsewhere, tmp_path / "home" / ".pi" / "forge") is None
+    assert find_project_root(elsewhere, tmp_path / "other") == (tmp_path / "home").resolve()

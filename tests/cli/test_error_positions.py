@@ -37,7 +37,8 @@ def test_a_broken_models_catalog_is_reported_at_its_position(run, tmp_path: Path
     write_text(tmp_path / "cat.json", '{"models": [\n  ,]}')
     result = run("compile", "a.json", "--target", "all", "--models", "cat.json")
     assert result.exit_code == 2
-    assert result.stderr == "forgec compile: error: cat.json:2:3: invalid JSON in model catalog: Expecting value\n"
+    # read like every other JSON input: V8's JSON.parse message, at the character that broke it
+    assert result.stderr.startswith("forgec compile: error: cat.json:2:3: invalid model catalog: Failed to parse JSON: Unexpected token ','")
 
 
 def test_full_format_caret_under_emoji(run, tmp_path: Path) -> None:

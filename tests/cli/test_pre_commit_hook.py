@@ -1,4 +1,4 @@
-"""The pre-commit hook definition: it parses, runs ``forgec validate`` and matches stack files."""
+"""The pre-commit hook definition: it parses, runs ``forgec validate`` and matches the files it checks."""
 
 from __future__ import annotations
 
@@ -35,7 +35,12 @@ def test_hook_runs_forgec_validate(hook: dict) -> None:
         (".pi/prompt-stacks/old.yml", True),
         ("sub/project/.pi/forge/prompt-stacks/a.json", True),
         ("package.json", False),
-        (".pi/forge/config.json", False),
+        (".pi/forge/config.json", True),
+        (".pi/forge/agent-profiles/reviewer.json", True),
+        (".pi/forge/models.yaml", True),
+        (".pi/forge/agent-profiles/reviewer.yaml", False),  # pi-forge reads JSON profiles only
+        (".pi/config.json", False),
+        (".pi/forge/import-reports/a.json", False),
         (".pi/forge/prompt-stacks/nested/a.json", False),
     ],
 )

@@ -87,7 +87,12 @@ def test_readme_tour_runs_as_written(examples: Path) -> None:
 
 def test_readme_tour_prints_what_the_text_says(examples: Path) -> None:
     validate = _bash("forgec validate", examples)
-    assert validate.stdout == "All checks passed (3 files checked).\n"
+    assert validate.stdout == "All checks passed (6 files checked).\n"  # 3 stacks, 2 profiles, the catalog
+    resolved = _bash("forgec profile resolve local-pair", examples)
+    assert "credentials     needs no credentials" in resolved.stdout and "verdict         usable" in resolved.stdout
+    reviewer = _bash("forgec profile resolve reviewer", examples)  # the tour's environment has no keys
+    assert reviewer.returncode == 1
+    assert "ERROR: model: Model anthropic/claude-sonnet-4-5 has no configured authentication." in reviewer.stdout
     # the excerpt the README shows is what the command prints first
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     shown = readme.split("its findings read like this:\n\n```\n", 1)[1].split("```", 1)[0]

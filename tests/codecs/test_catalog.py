@@ -69,3 +69,60 @@ def test_invalid_catalogs(doc: object, tmp_path: Path) -> None:
 def test_unknown_model() -> None:
     with pytest.raises(CatalogError, match="Unknown model: openai/gpt-9"):
         default_catalog().get("openai/gpt-9")
+
+
+_YAML = """# a project catalog
+models:
+  - provider: acme
+    id: fast-1
+    api: openai-completions
+    contextWindow: 32000
+    maxTokens: 2048
+"""
+
+
+def test_a_yaml_catalog_reads_like_json(tmp_path: Path) -> None:
+    path = tmp_path / "models.yaml"
+    path.write_text(_YAML, encoding="utf-8")
+    model = load_catalog(path).get("acme/fast-1")
+    assert (model.api, model.context_window, model.max_tokens) == ("openai-completions", 32000, 2048)
+
+
+def test_catalog_diagnostics_point_into_yaml(tmp_path: Path) -> None:
+    from forgec.codecs.catalog import catalog_diagnostics
+    from forgec.source import resolve_spans
+
+    path = tmp_path / "models.yaml"
+    path.write_text(_YAML.replace("maxTokens: 2048", "maxTokens: lots"), encoding="utf-8")
+    data, problems, document = catalog_diagnostics(path)
+    assert data is None
+    [problem] = resolve_spans(problems, document)
+    assert (problem.code, problem.message) == ("FG812", "models/0/maxTokens: 'lots' is not of type 'integer'")
+    assert problem.span is not None and (problem.span.line, problem.span.column) == (7, 16)
+    with pytest.raises(CatalogError, match=r"models\.yaml:7:16: invalid model catalog: models/0/maxTokens"):
+        load_catalog(path)
+
+
+def test_environment_layers_user_then_project_then_models_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """§6.2: later layers override the same provider/id; every layer's other models stay."""
+    from forgec.environment import Environment
+
+    def catalog(path: Path, window: int, extra: str) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        models = [{"provider": "acme", "id": "fast-1", "api": "openai-completions", "contextWindow": window, "maxTokens": 1},
+                  {"provider": "acme", "id": extra, "api": "openai-completions", "contextWindow": 1, "maxTokens": 1}]
+        path.write_text(json.dumps({"models": models}), encoding="utf-8")
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
+    catalog(tmp_path / "xdg" / "forgec" / "models.json", 1000, "from-user")
+    project = tmp_path / "project"
+    (project / ".pi" / "forge" / "prompt-stacks").mkdir(parents=True)
+    catalog(project / ".pi" / "forge" / "models.json", 2000, "from-project")
+    env = Environment.discover(project)
+    assert [p.name for p in env.catalog_files] == ["models.json", "models.json"]
+    assert env.catalog.get("acme/fast-1").context_window == 2000
+    assert {env.catalog.get(f"acme/{name}").id for name in ("from-user", "from-project")} == {"from-user", "from-project"}
+    catalog(tmp_path / "cli.json", 3000, "from-cli")
+    env = Environment.discover(project, models_file=tmp_path / "cli.json")
+    assert env.catalog.get("acme/fast-1").context_window == 3000
+    assert env.catalog.get("acme/from-user").id == "from-user"

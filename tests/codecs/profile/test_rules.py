@@ -11,6 +11,8 @@ from forgec.rules import profiles as codes
 
 _ROOT = Path(__file__).resolve().parents[3] / "forgec"
 _USERS = ["codecs/profile.py", "agents/profiles.py"]
+#: forgec's own profile rules (not pi-forge texts), and the module that raises each
+_OWN = {"CATALOG_NOT_CONFIGURED": "lint/agents.py"}
 
 
 def test_codes_used_by_the_profile_code_are_registered() -> None:
@@ -22,14 +24,19 @@ def test_codes_used_by_the_profile_code_are_registered() -> None:
             used.add(name)
             rule = rule_for(constants[name])
             assert rule.bad and rule.good and rule.summary and rule.pi_forge, name
+    for name, module in _OWN.items():
+        assert re.search(rf"\b{name}\b", (_ROOT / module).read_text(encoding="utf-8")), name
+        assert not rule_for(constants[name]).pi_forge, name
+        used.add(name)
     assert used == set(constants), set(constants) - used  # no rule is left without a check
 
 
 def test_profile_rules_are_complete_and_well_named() -> None:
     rules = [r for r in all_rules() if "FG500" <= r.code <= "FG569"]
-    assert len(rules) == 32
+    assert len(rules) == 33  # 32 pi-forge texts and forgec's FG552 note
     assert len({r.name for r in rules}) == len(rules)
     assert all(re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", r.name) for r in rules)
-    assert all(r.level in ("error", "warning") for r in rules)
+    assert all(r.level in ("error", "warning") for r in rules if r.pi_forge)
+    assert rule_for("model-catalog-not-configured").level == "info"
     assert rule_for("duplicate-profile-id").code == "FG520"
     assert rule_for("FG544").level == "warning"
