@@ -54,6 +54,7 @@ __all__ = [
     "global_forge_dir",
     "global_profile_dir",
     "global_stack_dir",
+    "home_targets",
     "import_report_paths",
     "list_folder_files",
     "list_resource_files",
@@ -388,6 +389,17 @@ def global_targets(global_dir: Path, environ: Mapping[str, str] | None = None) -
     if config.exists():
         targets.append(Target(str(config), config, kind="config", scope="global"))
     return targets
+
+
+def home_targets(global_dir: Path, project_root: Path) -> list[Target]:
+    """:func:`global_targets` of the default user-global folder, for ``validate`` without PATH:
+    nothing when it does not exist, or when it is the project's own ``.pi/forge`` (run in ``~``)."""
+    try:
+        if not global_dir.is_dir() or global_dir.resolve() == project_root.joinpath(*_FORGE_DIR).resolve():
+            return []
+    except OSError:
+        return []
+    return global_targets(global_dir)
 
 
 def _profile_scope(folder: Path) -> str:

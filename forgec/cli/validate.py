@@ -32,19 +32,22 @@ Examples:
   forgec validate --format sarif -o forgec.sarif
   forgec validate --strict --ignore FG1    warnings fail; skip loader rules
   cat a.json | forgec validate - --stdin-filename a.json
-  forgec validate --global-dir ~/.pi/forge   the project and the user-global folder
+  forgec validate --no-global              the project only, not ~/.pi/forge too
+  forgec validate . --global-dir ~/.pi/forge   a PATH and the user-global folder
   forgec validate --models models.yaml     profiles' models and thinking levels too
 
 PATH may be a file, a folder (its *.json/*.yaml/*.yml files, not recursive) or a
 project root; a file inside a project stack folder is checked together with its
-folder (duplicate stack ids across files).  A project (no PATH, or its root)
-means its stacks (.pi/forge/prompt-stacks/, .pi/prompt-stacks/), its agent
-profiles (.pi/forge/agent-profiles/: pi-forge's checks and their stack
-references), .pi/forge/config.json and .pi/forge/models.json|yaml.  A profile's
-model and thinking level are checked once a model catalog is configured
-(--models, .pi/forge/models.*, ~/.config/forgec/models.*); without one, an info
-note says they were not.  A folder without stack files, or no PATH outside a
-Pi project, is a usage error: nothing was checked.
+folder (duplicate stack ids across files).  No PATH means the current project
+and the user-global forge folder (--global-dir, $PI_FORGE_GLOBAL_DIR, else
+~/.pi/forge) if it exists; PATHs mean only what they name.  A project is its
+stacks (.pi/forge/prompt-stacks/, .pi/prompt-stacks/), agent profiles
+(.pi/forge/agent-profiles/: pi-forge's checks and their stack references),
+.pi/forge/config.json and .pi/forge/models.json|yaml.  A profile's model and
+thinking level are checked once a model catalog is configured (--models,
+.pi/forge/models.*, ~/.config/forgec/models.*); without one, an info note says
+they were not.  A folder without stack files, or no PATH outside a Pi project,
+is a usage error: nothing was checked.
 -o FILE is written atomically and replaces an existing file only with --overwrite
 (never a checked stack file; a symbolic link is replaced itself, not written
 through). Rules can also be chosen in
@@ -109,9 +112,11 @@ def _selectors(values: tuple[str, ...], option: str) -> tuple[str, ...] | None:
               help="Write the report to FILE instead of standard output ('-': standard output).")
 @click.option("--overwrite", is_flag=True, help="Let -o replace an existing file.")
 @click.option("--global-dir", "global_dir", type=click.Path(file_okay=False, path_type=Path), metavar="DIR",
-              help="Also check the user-global forge folder DIR (its stacks, agent profiles and config.json); "
-                   "profiles' stack references are resolved against it. Default for references: "
-                   "$PI_FORGE_GLOBAL_DIR or ~/.pi/forge.")
+              help="The user-global forge folder (default: $PI_FORGE_GLOBAL_DIR, else ~/.pi/forge): its stacks, "
+                   "agent profiles and config.json are checked -- without PATH always, with PATHs when this "
+                   "option is given -- and profiles' stack references are resolved against it.")
+@click.option("--no-global", "no_global", is_flag=True,
+              help="Without PATH: check the project only, not the user-global forge folder too.")
 @click.option("--models", "models_file", type=click.Path(exists=True, dir_okay=False, path_type=Path), metavar="FILE",
               help="A model catalog (JSON or YAML) to check agent profiles' models and thinking levels against, "
                    "over .pi/forge/models.json and ~/.config/forgec/models.json.")
@@ -136,6 +141,7 @@ def validate(
     output_file: str | None,
     overwrite: bool = False,
     global_dir: Path | None = None,
+    no_global: bool = False,
     models_file: Path | None = None,
     check_auth: bool = False,
     trust_plugins: bool = False,
@@ -147,7 +153,7 @@ def validate(
     from forgec.lint import lint
     from forgec.output import render
     from forgec.settings import RuleSelection
-    from forgec.workspace import config_start, expand_paths
+    from forgec.workspace import config_start, expand_paths, home_targets
 
     cli_select = _selectors(select, "--select")
     cli_extend = _selectors(extend_select, "--extend-select") or ()
@@ -159,6 +165,8 @@ def validate(
     reject_empty_paths(paths)
     if isolated and config_file is not None:
         raise click.UsageError("--isolated ignores every configuration file; it cannot be combined with --config")
+    if no_global and global_dir is not None:
+        raise click.UsageError("--no-global leaves the user-global folder out; it cannot be combined with --global-dir")
 
     env = Environment.discover(
         config_start(paths, stdin_filename), trust_plugins=trust_plugins, isolated=isolated,
@@ -166,6 +174,8 @@ def validate(
         global_dir=global_dir, models_file=models_file,
     )  # fmt: skip
     found = expand_paths(list(paths), global_dir=global_dir)
+    if not paths and global_dir is None and not no_global and found.targets:
+        found.targets.extend(home_targets(env.global_forge_dir, env.root))
     for message in found.errors:
         error(message)
     if not found.targets and found.errors:

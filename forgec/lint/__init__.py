@@ -112,6 +112,7 @@ def lint_targets(
 
     agent_results = lint_agent_targets(targets, env=env, check_auth=check_auth) if any(t.kind != "stack" for t in targets) else {}
     results: list[FileResult] = []
+    from_stdin: set[int] = set()
     for index, target in enumerate(targets):
         if target.kind != "stack":
             results.extend(agent_results.get(index, []))
@@ -120,6 +121,7 @@ def lint_targets(
             display = stdin_filename or "-"
             loaded = load_stack_bytes(raw, stdin_stack_name(stdin_filename), path=display, supported_slots=slots)
             results.append(_finish(loaded, display, registry, prefix))
+            from_stdin.add(id(results[-1]))
         elif target.path is None:
             assert target.group is not None
             arg, base = target.display_base or ("", cwd.resolve())
@@ -135,7 +137,24 @@ def lint_targets(
                 # file shadowed by the primary folder): load it on its own
                 found = load_stack_file(target.path, scope="project", supported_slots=slots)
             results.append(_finish(found, target.display, registry, prefix))
-    return results
+    return _once_each(results, from_stdin)
+
+
+def _once_each(results: list[FileResult], from_stdin: set[int]) -> list[FileResult]:
+    """Each file reported once, where it was first named: a file given as a PATH and again within
+    its folder or project (``validate a.json .``, a pre-commit run with ``--global-dir``) is one
+    file with one set of findings.  Names are relative to the current folder or absolute; the
+    stack read from standard input (``from_stdin``: its ``id``) is never a file on disk."""
+    seen: set[Path] = set()
+    kept: list[FileResult] = []
+    for result in results:
+        if id(result) not in from_stdin:
+            where = _resolved(result.path)
+            if where in seen:
+                continue
+            seen.add(where)
+        kept.append(result)
+    return kept
 
 
 def select_findings(results: list[FileResult], selection: RuleSelection, *, strict: bool) -> LintReport:

@@ -129,3 +129,11 @@ def test_the_project_is_found_upward_but_never_in_the_global_folder(tmp_path: Pa
     (tmp_path / "home" / ".pi" / "forge" / "agent-profiles").mkdir(parents=True)
     assert find_project_root(elsewhere, tmp_path / "home" / ".pi" / "forge") is None
     assert find_project_root(elsewhere, tmp_path / "other") == (tmp_path / "home").resolve()
+
+
+def test_a_stack_named_twice_is_reported_once(run, tmp_path: Path) -> None:
+    stacks = tmp_path / ".pi" / "forge" / "prompt-stacks"
+    write_json(stacks / "a.json", {"schemaVersion": 1, "id": "a", "items": []})
+    result = run("validate", "--format", "concise", ".pi/forge/prompt-stacks/a.json", ".", ".pi/forge/prompt-stacks")
+    assert result.stdout.count("FG142") == 1
+    assert "in 1 file." in result.stdout

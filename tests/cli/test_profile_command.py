@@ -188,3 +188,13 @@ def test_control_characters_from_a_profile_never_reach_the_terminal_raw(run, pro
         result = run("profile", *args)
         assert "\x1b" not in result.output and "\u009b" not in result.output, args
     assert "\\x1b[2Jgone" in run("profile", "list").stdout
+
+
+def test_resolve_names_an_unusable_stack_and_its_errors(run, project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("FORGEC_TEST_ACME_KEY", "x")
+    bad = _stack("review", items=[{"kind": "block", "id": "r", "role": "developer", "content": "x"}])
+    write_json(project / ".pi" / "forge" / "prompt-stacks" / "review.json", bad)
+    result = run("profile", "resolve", "reviewer")
+    assert result.exit_code == 1
+    assert "project:review  (.pi/forge/prompt-stacks/review.json, has errors)" in result.stdout
+    assert "ERROR: promptStack: Prompt stack review: Invalid role: developer" in result.stdout

@@ -135,3 +135,25 @@ def test_a_profile_file_named_directly_is_recognised(run, tmp_path: Path) -> Non
     result = run("validate", "--format", "concise", "loose.json")
     assert result.exit_code == 0, result.output  # a loose profile has no stacks to resolve against
     assert "FG1" not in result.stdout  # not read as a prompt stack
+
+
+def test_without_path_the_user_global_folder_is_checked_too(
+    run, project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    global_dir = tmp_path / "home-forge"
+    write_text(global_dir / "agent-profiles" / "solo.json", _PROFILE.replace('"reviewer"', '"solo"'))
+    monkeypatch.setenv("PI_FORGE_GLOBAL_DIR", str(global_dir))
+    shown = f"{global_dir}/agent-profiles/solo.json:"
+    assert shown in run("validate", "--format", "concise").stdout
+    assert shown not in run("validate", "--format", "concise", "--no-global").stdout
+    assert shown not in run("validate", "--format", "concise", ".").stdout  # a PATH names only itself
+    assert run("validate", "--no-global", "--global-dir", str(global_dir)).exit_code == 2
+
+
+def test_a_file_named_twice_is_reported_once(run, project: Path, tmp_path: Path) -> None:
+    global_dir = tmp_path / "g"
+    solo = write_text(global_dir / "agent-profiles" / "solo.json", _PROFILE.replace('"reviewer"', '"solo"'))
+    profile = ".pi/forge/agent-profiles/reviewer.json"
+    _, lines = _concise(run, "--global-dir", str(global_dir), str(solo), profile, ".", ".pi/forge/config.json")
+    assert len(lines) == len(set(lines)) == 3  # two FG529 and one FG574, each once
+    assert sum("Unknown prompt stack: missing." in entry for entry in lines) == 2
