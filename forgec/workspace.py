@@ -64,6 +64,7 @@ __all__ = [
     "project_profile_dir",
     "project_root_of",
     "project_stack_dirs",
+    "shown_path",
     "stack_folder_group",
     "stdin_stack_name",
     "user_catalog_path",
@@ -350,6 +351,17 @@ def find_project_root(start: Path, global_dir: Path | None = None) -> Path | Non
         if candidate.joinpath(*_FORGE_DIR) != home_forge and _is_project_root(candidate):
             return candidate
     return None
+
+
+def shown_path(path: str | os.PathLike[str]) -> str:
+    """A path as the user would type it: relative to the current folder when it is below it, else
+    as given (a global profile keeps its full name)."""
+    try:
+        here = Path.cwd().resolve()
+        resolved = Path(path).resolve()
+        return os.path.relpath(resolved, here) if resolved.is_relative_to(here) else os.fspath(path)
+    except (OSError, ValueError, RuntimeError):
+        return os.fspath(path)
 
 
 def _display(arg: str, base: Path, file: Path) -> str:

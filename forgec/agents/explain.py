@@ -9,12 +9,31 @@ pi-forge's own diagnostics in its rendering (``ERROR: field: message``).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from forgec.agents.profiles import ResolvedProfile
+    from forgec.agents.profiles import ProfileWorkspace, ResolvedProfile
 
-__all__ = ["explain_resolution"]
+__all__ = ["explain_resolution", "profile_rows"]
+
+
+def profile_rows(workspace: ProfileWorkspace, *, path: Callable[[str], str] = str) -> list[dict[str, Any]]:
+    """One row per loaded profile, both scopes, for a listing (``forgec profile list``, an editor's
+    tree): its key, file, model, thinking level, stack reference, whether it loads without errors,
+    asks to auto-activate, is the one auto-activation chooses, is shadowed by a project profile."""
+    effective = {id(p) for p in workspace.effective_profiles}
+    chosen = workspace.auto_activation().chosen
+    rows = []
+    for loaded in workspace.profiles:
+        profile = loaded.profile
+        model = profile["model"]
+        rows.append({
+            "key": str(loaded.key), "file": path(loaded.path), "model": f"{model['provider']}/{model['id']}",
+            "thinkingLevel": profile["thinkingLevel"], "promptStack": profile["promptStack"], "usable": loaded.usable,
+            "autoActivate": profile.get("autoActivate") is True, "autoActivated": loaded is chosen,
+            "shadowed": id(loaded) not in effective,
+        })  # fmt: skip
+    return rows
 
 
 def explain_resolution(

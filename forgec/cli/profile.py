@@ -8,7 +8,6 @@ parses options and prints.  Texts are pi-forge's (profiles-exec.md §1.4 renderi
 from __future__ import annotations
 
 import json
-import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -16,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from forgec.cli._common import echo_diagnostics, fail, no_traceback
+from forgec.workspace import shown_path
 
 if TYPE_CHECKING:
     from forgec.agents.profiles import ProfileWorkspace, ResolvedProfile
@@ -63,11 +63,6 @@ def _workspace(env: Environment, untrusted: bool) -> ProfileWorkspace:
     return load_workspace(env.root, global_dir=env.global_forge_dir, trusted=not untrusted, supported_slots=env.supported_slots)
 
 
-def _shown(path: str) -> str:
-    try:
-        return os.path.relpath(path) if Path(path).resolve().is_relative_to(Path.cwd().resolve()) else path
-    except (OSError, ValueError):
-        return path
 
 
 def _select(workspace: ProfileWorkspace, selectors: tuple[str, ...]) -> list[LoadedProfile]:
@@ -86,7 +81,7 @@ def _select(workspace: ProfileWorkspace, selectors: tuple[str, ...]) -> list[Loa
 def _source(sources: dict[str, Path], resolved: ResolvedProfile) -> str | None:
     """The catalog file the resolved model was found in (``None``: the bundled catalog)."""
     found = sources.get(resolved.model.key) if resolved.model is not None else None
-    return _shown(str(found)) if found is not None else None
+    return shown_path(str(found)) if found is not None else None
 
 
 def _echo(doc: Any) -> None:
@@ -112,15 +107,9 @@ def profile() -> None:
 @no_traceback
 def list_cmd(fmt: str, global_dir: Path | None, untrusted: bool) -> None:
     """List the profiles of both scopes: model, thinking level, stack, usability, shadowing."""
-    workspace = _workspace(_environment(global_dir), untrusted)
-    effective = {id(p) for p in workspace.effective_profiles}
-    chosen = workspace.auto_activation().chosen
-    rows = [
-        {"key": str(p.key), "file": _shown(p.path), "model": f"{p.profile['model']['provider']}/{p.profile['model']['id']}",
-         "thinkingLevel": p.profile["thinkingLevel"], "promptStack": p.profile["promptStack"], "usable": p.usable,
-         "autoActivate": p.profile.get("autoActivate") is True, "autoActivated": p is chosen, "shadowed": id(p) not in effective}
-        for p in workspace.profiles
-    ]  # fmt: skip
+    from forgec.agents.explain import profile_rows
+
+    rows = profile_rows(_workspace(_environment(global_dir), untrusted), path=shown_path)
     if fmt == "json":
         _echo({"profiles": rows})
         return
@@ -152,9 +141,9 @@ def validate_cmd(selectors: tuple[str, ...], fmt: str, global_dir: Path | None, 
         found = profile_findings(loaded, workspace, env)
         failed = failed or any(d.level == "error" for d in found)
         positioned = resolve_spans(found, loaded.document)
-        out.append({"key": str(loaded.key), "file": _shown(loaded.path), "diagnostics": [d.to_pi() for d in positioned if not d.extra]})
+        out.append({"key": str(loaded.key), "file": shown_path(loaded.path), "diagnostics": [d.to_pi() for d in positioned if not d.extra]})
         if fmt == "text":
-            echo_diagnostics(_shown(loaded.path), positioned, err=False)
+            echo_diagnostics(shown_path(loaded.path), positioned, err=False)
     if fmt == "json":
         _echo({"profiles": out})
     elif not failed:
@@ -171,7 +160,7 @@ def show_cmd(selector: str, fmt: str, global_dir: Path | None, untrusted: bool) 
     from forgec.fingerprint import sha256_v1
 
     loaded = _select(_workspace(_environment(global_dir), untrusted), (selector,))[0]
-    doc = {**loaded.to_json(), "file": _shown(loaded.path), "rendered": loaded.rendered,
+    doc = {**loaded.to_json(), "file": shown_path(loaded.path), "rendered": loaded.rendered,
            "fingerprints": {"profile": sha256_v1(loaded.profile), "legacy": loaded.legacy_fingerprint}}  # fmt: skip
     if fmt == "json":
         _echo(doc)
@@ -213,7 +202,7 @@ def resolve_cmd(selectors: tuple[str, ...], models_file: Path | None, context_pa
     else:
         from forgec.agents.explain import explain_resolution
 
-        shown, sources = tuple(_shown(str(p)) for p in env.catalog_files), env.catalog_sources
-        texts = [explain_resolution(one, shown, tools, path=_shown, model_source=_source(sources, one)) for one in resolved]
+        shown, sources = tuple(shown_path(str(p)) for p in env.catalog_files), env.catalog_sources
+        texts = [explain_resolution(one, shown, tools, path=shown_path, model_source=_source(sources, one)) for one in resolved]
         _say("\n\n".join(texts))
     sys.exit(0 if all(r.usable for r in resolved) else 1)

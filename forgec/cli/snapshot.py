@@ -19,6 +19,7 @@ from forgec.cli._common import (
     reject_empty_paths,
     trust_plugins_option,
 )
+from forgec.workspace import shown_path
 
 if TYPE_CHECKING:
     from forgec.environment import Environment
@@ -49,12 +50,6 @@ or a stack has loader errors, 2 usage error, unreadable stack, context or golden
 """
 
 
-def _shown(path: Path) -> str:
-    """A path as the user would type it: relative to the current folder when it is below it."""
-    try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
-        return str(path)
 
 
 def _stacks(paths: tuple[str, ...]) -> list[Path]:
@@ -135,13 +130,13 @@ def _run(action: str, paths: tuple[str, ...], context: Path | None, trust_plugin
             if exc.path not in bad_contexts:
                 bad_contexts.add(exc.path)
                 echo_diagnostics(exc.path or "<context>", exc.problems)
-            error(f"{_shown(stack)}: the context file {exc.path or '<context>'} cannot be used")
+            error(f"{shown_path(stack)}: the context file {exc.path or '<context>'} cannot be used")
             continue
         except InputError as exc:  # a golden file or a stack file that cannot be read
             error(str(exc))
             problems += 1
             continue
-        shown, golden = escape_controls(_shown(stack)), escape_controls(_shown(result.golden))
+        shown, golden = escape_controls(shown_path(stack)), escape_controls(shown_path(result.golden))
         if result.status == "same":
             click.echo(f"{'ok' if action == 'check' else 'same':8} {shown}")
         elif result.status == "written":

@@ -243,6 +243,13 @@ def _error(message: str, code: str, pointer: Pointer | None, field_name: str | N
     return Diagnostic("error", message, code, pointer=pointer, field=field_name)
 
 
+def _prompt_stack_invalid() -> Diagnostic:
+    """The one text for a ``promptStack`` that is neither a usable id nor null (read and normalise)."""
+    return _error(
+        "promptStack must be a non-empty stack id or null.", codes.PROFILE_PROMPT_STACK_INVALID, ("promptStack",), "promptStack"
+    )
+
+
 def _non_blank(value: Any) -> str | None:
     """pi-forge's ``nonEmptyString``: the trimmed string when it has content."""
     if isinstance(value, str):
@@ -382,14 +389,7 @@ def _normalize_stack_reference(raw: dict[str, Any], diagnostics: list[Diagnostic
     reference = _non_blank(value)
     if reference is not None:
         return reference
-    diagnostics.append(
-        _error(
-            "promptStack must be a non-empty stack id or null.",
-            codes.PROFILE_PROMPT_STACK_INVALID,
-            ("promptStack",),
-            "promptStack",
-        )
-    )
+    diagnostics.append(_prompt_stack_invalid())
     return None
 
 
@@ -461,14 +461,7 @@ def validate_profile(profile: Any) -> list[Diagnostic]:
         )
     stack = _read(profile, "promptStack")
     if stack is not None and not _trim(stack, "profile.promptStack"):
-        diagnostics.append(
-            _error(
-                "promptStack must be a non-empty stack id or null.",
-                codes.PROFILE_PROMPT_STACK_INVALID,
-                ("promptStack",),
-                "promptStack",
-            )
-        )
+        diagnostics.append(_prompt_stack_invalid())
     return diagnostics
 
 

@@ -26,7 +26,7 @@ from forgec.diagnostics import Diagnostic
 from forgec.diagnostics.findings import FileResult
 from forgec.rules.profiles import CATALOG_NOT_CONFIGURED, PROFILE_MODEL_UNKNOWN, PROFILE_STACK_DIAGNOSTIC
 from forgec.source import resolve_spans
-from forgec.workspace import Target
+from forgec.workspace import Target, shown_path
 
 if TYPE_CHECKING:
     from forgec.agents.profiles import ProfileWorkspace
@@ -58,15 +58,8 @@ def with_catalog_targets(targets: Sequence[Target], env: Environment) -> list[Ta
     named = {t.path.resolve() for t in targets if t.path is not None}
     for path in env.catalog_files:
         if path.resolve() not in named:
-            targets.append(Target(_shown(path), path.resolve(), kind="catalog", scope="user"))
+            targets.append(Target(shown_path(path), path.resolve(), kind="catalog", scope="user"))
     return targets
-
-
-def _shown(path: Path) -> str:
-    try:
-        return os.path.relpath(path) if path.resolve().is_relative_to(Path.cwd().resolve()) else str(path)
-    except (OSError, ValueError):
-        return str(path)
 
 
 def _catalog(env: Environment) -> Catalog | None:
