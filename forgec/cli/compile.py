@@ -32,7 +32,8 @@ Examples:
       --models my-models.json --model acme/fast-1 --redact
 
 --target all prints the whole `payloads` section of the compile report (the four
-reference models). --out FILE writes atomically and never replaces an existing
+reference models). --capture FILE writes the capture record pi-forge's /payload
+keeps (profiles-exec.md §5; its key-based redaction, not --redact's deeper one). --out FILE writes atomically and never replaces an existing
 file unless --overwrite is given; --out - is standard output.
 
 STACK '-' reads the stack from standard input, named by --stdin-filename
@@ -88,6 +89,10 @@ def _unknown_model(catalog: Catalog, key: str, message: str) -> str:
                    "(tool-call arguments) and credential-shaped values (sk-…, Bearer …, private keys); a size line on stderr.")
 @click.option("--out", "out", metavar="FILE",
               help="Write the body to FILE (atomically; '-' is standard output).")
+@click.option("--capture", "capture_file", metavar="FILE",
+              help="Also write pi-forge's payload capture record (redacted payload, text, chars, ~tokens, truncated) as JSON.")
+@click.option("--now", "now", metavar="INSTANT",
+              help="The capture's capturedAt (ISO 8601 or epoch seconds); default $SOURCE_DATE_EPOCH, else the clock.")
 @click.option("--overwrite", is_flag=True,
               help="Let --out replace an existing file (never the input stack, context or --models file).")
 @click.option("--stdin-filename", metavar="NAME",
@@ -105,6 +110,8 @@ def compile_command(
     session_id: str | None,
     redact: bool,
     out: str | None,
+    capture_file: str | None = None,
+    now: str | None = None,
     overwrite: bool = False,
     stdin_filename: str | None = None,
     verbose: bool = False,
@@ -113,8 +120,10 @@ def compile_command(
     """Compile STACK and print the provider request body Pi would send (no network access)."""
     from forgec.codecs.catalog import CatalogError
     from forgec.emit import build_payloads, build_request
+    from forgec.js.clock import parse_instant
     from forgec.js.values import json_stringify
 
+    now_at = parse_instant(now) if now is not None else None  # a bad --now fails before any work
     env = stack_environment(stack, stdin_filename, trust_plugins, models_file=models_file)
     catalog = env.catalog
     try:
@@ -162,11 +171,26 @@ def compile_command(
             + (" (truncated)" if capture.truncated else ""),
             err=True,
         )
+    inputs = (None if run.from_stdin else stack, context_path, models_file)
+    if capture_file is not None:
+        _write_capture(capture_file, value, result.loaded.stack_id, now_at, overwrite=overwrite, inputs=inputs)
     if out is None:
         click.echo(text, nl=False)
     else:
-        write_out(out, text, overwrite=overwrite, inputs=(None if run.from_stdin else stack, context_path, models_file))
+        write_out(out, text, overwrite=overwrite, inputs=inputs)
     sys.exit(1 if failed or load_failed or compile_failed else 0)
+
+
+def _write_capture(path: str, body: Any, stack_id: str, now: int | None, *, overwrite: bool, inputs: Any) -> None:
+    """pi-forge's §5 capture record of ``body``, exactly as its ``/payload`` builds it (key-based
+    redaction only), as 2-space JSON; ``capturedAt`` from ``--now``, ``SOURCE_DATE_EPOCH`` or the clock."""
+    from forgec.emit.redact import capture_payload
+    from forgec.js.clock import iso_timestamp, now_ms
+    from forgec.js.values import json_stringify
+
+    captured_at = iso_timestamp(now if now is not None else now_ms())
+    record = capture_payload(body, captured_at=captured_at, stack_id=stack_id).to_json()
+    write_out(path, (json_stringify(record, 2) or "") + "\n", overwrite=overwrite, inputs=inputs)
 
 
 def _echo_compile_diagnostics(result: CompileResult, display: str, *, verbose: bool) -> bool:

@@ -8,15 +8,15 @@ The library never raises on bad input: failures come back as ``ImportResult.erro
 
 from __future__ import annotations
 
-import os
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from forgec.errors import InputError
-from forgec.js.values import UNDEFINED, civil_from_days, is_number, js_truthy
+from forgec.js.clock import iso_timestamp
+from forgec.js.clock import now_ms as now_ms_default
+from forgec.js.values import UNDEFINED, is_number, js_truthy
 
 from .convert import build_stack, convert_items, raw_content
 from .jsonread import JsonParseError, parse_json, read_text
@@ -65,33 +65,6 @@ class ImportResult:
         if self.error is not None:
             return {"error": self.error}
         return {"stack": self.stack, "report": self.report}
-
-
-def now_ms_default() -> int:
-    """``SOURCE_DATE_EPOCH`` (seconds) when set, for reproducible output; else the wall clock."""
-    epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
-    if epoch:
-        try:
-            return int(float(epoch) * 1000)
-        except (ValueError, OverflowError):
-            pass
-    return time.time_ns() // 1_000_000
-
-
-def iso_timestamp(ms: int) -> str:
-    """``new Date(ms).toISOString()``: UTC, exactly three fraction digits (E15c).
-
-    Computed arithmetically (not through :mod:`datetime`, which stops at years 1 and 9999) so
-    every instant JavaScript can represent works: years outside 0-9999 print as ``+YYYYYY`` /
-    ``-YYYYYY``, as V8 does.
-    """
-    days, rest = divmod(int(ms), 86_400_000)
-    seconds, millis = divmod(rest, 1000)
-    hour, seconds = divmod(seconds, 3600)
-    minute, second = divmod(seconds, 60)
-    year, month, day = civil_from_days(days)
-    year_text = f"{year:04d}" if 0 <= year <= 9999 else f"{year:+07d}"
-    return f"{year_text}-{month:02d}-{day:02d}T{hour:02d}:{minute:02d}:{second:02d}.{millis:03d}Z"
 
 
 def _style_name(value: Any) -> str:
