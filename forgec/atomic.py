@@ -160,12 +160,18 @@ def write_text_atomic(path: Path, text: str, *, overwrite: bool = False, create_
     write_files([(path, text)], overwrite=overwrite, create_dirs=create_dirs)
 
 
-def write_bytes_atomic(path: Path, data: bytes, *, overwrite: bool = False) -> None:
-    """Write bytes as they are (a file copied exactly), atomically; a new file created exclusively."""
+def write_bytes_atomic(path: Path, data: bytes, *, overwrite: bool = False, mode: int | None = None) -> None:
+    """Write bytes as they are (a file copied exactly), atomically; a new file created exclusively.
+
+    ``mode``: the permission bits the file gets (an edited file keeps its own; the temporary file
+    would otherwise leave it readable by its owner only).
+    """
     if not overwrite and existing([path]):
         raise ExistingFilesError([path])
     temp = _write_temp(path, data)
     try:
+        if mode is not None:
+            os.chmod(temp, mode)
         if overwrite:
             os.replace(temp, path)
         else:

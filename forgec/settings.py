@@ -13,6 +13,9 @@ The shape follows ruff, because users already know it::
     strict = true                    # warnings fail too (like ``--strict``)
     plugins = ["my_forgec_plugin"]   # read here, used by the plugin system
 
+    [tool.forgec.per-file-ignores]   # globs relative to this file's folder (JSON has no comments)
+    "prompts/legacy/*.json" = ["unknown-field"]
+
 Selection is resolved in *layers* (the configuration file, then the command line): a layer that has
 ``select`` starts from nothing, one without it starts from the previous layer's set.  Inside a
 layer, for each rule the most specific matching selector wins (a full code or name beats ``FG1``,
@@ -42,6 +45,7 @@ __all__ = [
     "load_settings",
     "load_settings_file",
     "parse_selector_list",
+    "selects",
 ]
 
 _PREFIX = re.compile(r"^FG\d{0,3}$")
@@ -60,6 +64,8 @@ class Settings:
     strict: bool = False
     plugins: tuple[str, ...] = ()
     path: Path | None = None
+    #: glob (relative to the settings file's folder, ``/``-separated) -> the selectors it ignores
+    per_file_ignores: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 def find_pyproject(start: Path) -> Path | None:
@@ -132,7 +138,7 @@ def load_settings_file(path: Path) -> Settings:
     return parse_table(table or {}, path)
 
 
-_KNOWN_KEYS = {"select", "extend-select", "ignore", "severity", "strict", "plugins"}
+_KNOWN_KEYS = {"select", "extend-select", "ignore", "severity", "strict", "plugins", "per-file-ignores"}
 
 
 def parse_table(table: dict[str, Any], path: Path | None = None) -> Settings:
@@ -171,10 +177,18 @@ def parse_table(table: dict[str, Any], path: Path | None = None) -> Settings:
         if level not in LEVELS:
             raise SettingsError(f"{where}: severity for {key} must be one of {', '.join(LEVELS)}, not {level!r}")
         severity[key] = level
+    per_file_raw = table.get("per-file-ignores", {})
+    if not isinstance(per_file_raw, dict):
+        raise SettingsError(f'{where}: per-file-ignores must be a table like {{ "prompts/*.json" = ["FG150"] }}')
+    per_file: dict[str, tuple[str, ...]] = {}
+    for pattern, selectors in per_file_raw.items():
+        if not isinstance(selectors, list) or not selectors or not all(isinstance(v, str) and v.strip() for v in selectors):
+            raise SettingsError(f"{where}: per-file-ignores {pattern!r} must be a non-empty list of rule selectors")
+        per_file[pattern] = tuple(v.strip() for v in selectors)
     # fail early, with the file named, on selectors that match no rule
-    for selector in (*(select or ()), *extend_select, *ignore, *severity):
+    for selector in (*(select or ()), *extend_select, *ignore, *severity, *(v for vs in per_file.values() for v in vs)):
         _check_selector(selector, where)
-    return Settings(select, extend_select, ignore, severity, strict, plugins, path)
+    return Settings(select, extend_select, ignore, severity, strict, plugins, path, per_file)
 
 
 _EMPTY_HINT = (
@@ -204,8 +218,8 @@ def _check_selector(selector: str, where: str) -> None:
     specificity = _specificity(selector)
     if specificity < 0:
         raise SettingsError(
-            f"{where}: unknown rule selector {selector!r}: use a code (FG101), a rule name "
-            "(duplicate-item-id), a code prefix (FG1) or ALL; `forgec rule` lists the rules"
+            f"{where}: unknown rule selector {selector!r}{_did_you_mean(selector)}: use a code (FG101), a rule "
+            "name (duplicate-item-id), a code prefix (FG1) or ALL; `forgec rule` lists the rules"
         )
     if 0 < specificity < 5:
         # a prefix that matches no rule would silently select (or ignore) nothing -- with --select,
@@ -217,6 +231,20 @@ def _check_selector(selector: str, where: str) -> None:
             raise SettingsError(
                 f"{where}: rule selector {selector!r} matches no rule; `forgec rule` lists the rules"
             )
+
+
+def _did_you_mean(selector: str) -> str:
+    """`` (did you mean 'item-role-invalid'?)`` for a selector one typo away from a rule name or code."""
+    import difflib
+
+    from forgec.rules import all_rules
+
+    rules = all_rules()
+    names = [r.name for r in rules] + [r.code for r in rules]
+    close = difflib.get_close_matches(selector.strip(), names, n=1, cutoff=0.75)
+    if not close:
+        close = difflib.get_close_matches(selector.strip().upper(), [r.code for r in rules], n=1, cutoff=0.75)
+    return f" (did you mean {close[0]!r}?)" if close else ""
 
 
 def _specificity(selector: str) -> int:
@@ -259,6 +287,11 @@ def _best(selectors: Iterable[str], code: str) -> int:
     return max((_specificity(s) for s in selectors if _matches(s, code)), default=-1)
 
 
+def selects(selectors: Iterable[str], code: str) -> bool:
+    """Whether any of ``selectors`` (codes, names, prefixes, ``ALL``) names the rule ``code``."""
+    return _best(selectors, code) >= 0
+
+
 @dataclass(frozen=True, slots=True)
 class RuleSelection:
     """The effective rule set and severities: the config layer, then the command-line layer."""
@@ -285,6 +318,25 @@ class RuleSelection:
                 continue
             on = best_on > best_off
         return on
+
+    def ignored_in(self, code: str, path: str | Path) -> bool:
+        """Whether ``per-file-ignores`` turns ``code`` off for the file at ``path`` (globs are
+        matched against the path relative to the settings file's folder, ``/``-separated)."""
+        if not self.settings.per_file_ignores or self.settings.path is None:
+            return False
+        import fnmatch
+        import os
+
+        base = self.settings.path.parent.resolve()
+        try:
+            relative = Path(os.path.abspath(path)).relative_to(base).as_posix()
+        except ValueError:
+            return False
+        return any(
+            (fnmatch.fnmatchcase(relative, pattern) or fnmatch.fnmatchcase(Path(relative).name, pattern))
+            and _best(selectors, code) >= 0
+            for pattern, selectors in self.settings.per_file_ignores.items()
+        )
 
     def level(self, code: str, level: str) -> str:
         """The severity to report for ``code`` (``level`` unless ``severity`` re-levels it)."""

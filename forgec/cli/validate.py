@@ -6,21 +6,12 @@ Only option parsing and printing live here; discovery is :mod:`forgec.workspace`
 
 from __future__ import annotations
 
-import io
 import sys
 from pathlib import Path
 
 import click
 
-from forgec.cli._common import (
-    echo_notes,
-    error,
-    no_traceback,
-    reject_empty_paths,
-    trust_plugins_option,
-    use_color,
-)
-from forgec.cli._io import read_stdin, write_out
+from forgec.cli._common import no_traceback, reject_empty_paths, trust_plugins_option
 from forgec.output import FORMATS
 
 _EPILOG = """\b
@@ -30,6 +21,8 @@ Examples:
   forgec validate examples/ --format concise
   forgec validate --format github          annotations in a GitHub Actions log
   forgec validate --format sarif -o forgec.sarif
+  forgec validate --diff                   the safe fixes, as a diff; --fix applies them
+  forgec validate --statistics             how many findings per rule
   forgec validate --strict --ignore FG1    warnings fail; skip loader rules
   cat a.json | forgec validate - --stdin-filename a.json
   forgec validate --no-global              the project only, not ~/.pi/forge too
@@ -91,7 +84,8 @@ def _selectors(values: tuple[str, ...], option: str) -> tuple[str, ...] | None:
     type=click.Choice(FORMATS),
     default="full",
     show_default=True,
-    help="full: source excerpt with a caret; concise: one line each; json; github: workflow annotations; sarif: SARIF 2.1.0.",
+    help="full: source excerpt with a caret; concise: one line each; json; github: workflow annotations; "
+         "sarif: SARIF 2.1.0; junit: JUnit XML test report; gitlab: GitLab Code Quality.",
 )
 @click.option("--strict/--no-strict", default=None, help="Warnings fail too (exit 1). Default: [tool.forgec] strict, else off.")
 @click.option("--select", "select", multiple=True, metavar="CODES",
@@ -124,6 +118,11 @@ def _selectors(values: tuple[str, ...], option: str) -> tuple[str, ...] | None:
               help="Also require each agent profile's model to have its credentials variable (auth.env) set "
                    "-- checks presence only, never reads the value out; the models are then checked even "
                    "without a configured catalog.")
+@click.option("--fix", is_flag=True, help="Apply the safe fixes (a misspelt key with one candidate, a role or slot "
+              "in the wrong case, a repeated regex flag) in place, then report what is left.")
+@click.option("--diff", is_flag=True, help="Show the fixes --fix would make as a unified diff; write nothing.")
+@click.option("--statistics", is_flag=True, help="Print how many findings each rule has, instead of the findings.")
+@click.option("--watch", is_flag=True, help="Check again whenever a checked file changes (Ctrl-C to stop).")
 @trust_plugins_option
 @no_traceback
 def validate(
@@ -144,20 +143,23 @@ def validate(
     no_global: bool = False,
     models_file: Path | None = None,
     check_auth: bool = False,
+    fix: bool = False,
+    diff: bool = False,
+    statistics: bool = False,
+    watch: bool = False,
     trust_plugins: bool = False,
 ) -> None:
     """Lint prompt stacks, agent profiles, forge config and model catalogs: pi-forge's diagnostics
     (exact level, message and item id or field) plus forgec's own rules, each with a code, a name
     and a file:line:column position."""
+    from forgec.cli._validate_run import ValidateRun, run_once
+    from forgec.cli._validate_run import watch as watch_files
     from forgec.environment import Environment
-    from forgec.lint import lint
-    from forgec.output import render
     from forgec.settings import RuleSelection
-    from forgec.workspace import config_start, expand_paths, home_targets
+    from forgec.workspace import config_start
 
-    cli_select = _selectors(select, "--select")
-    cli_extend = _selectors(extend_select, "--extend-select") or ()
-    cli_ignore = _selectors(ignore, "--ignore") or ()
+    selection_args = (_selectors(select, "--select"), _selectors(extend_select, "--extend-select") or (),
+                      _selectors(ignore, "--ignore") or ())  # fmt: skip
     if stdin_filename is not None and "-" not in paths:
         raise click.UsageError("--stdin-filename needs '-' among the paths (the stack is read from standard input)")
     if paths.count("-") > 1:
@@ -167,33 +169,16 @@ def validate(
         raise click.UsageError("--isolated ignores every configuration file; it cannot be combined with --config")
     if no_global and global_dir is not None:
         raise click.UsageError("--no-global leaves the user-global folder out; it cannot be combined with --global-dir")
-
+    if (watch or fix or diff) and "-" in paths:
+        raise click.UsageError("--watch, --fix and --diff work on files, not on standard input ('-')")
     env = Environment.discover(
         config_start(paths, stdin_filename), trust_plugins=trust_plugins, isolated=isolated,
         config_file=Path(config_file) if config_file is not None else None,
         global_dir=global_dir, models_file=models_file,
     )  # fmt: skip
-    found = expand_paths(list(paths), global_dir=global_dir)
-    if not paths and global_dir is None and not no_global and found.targets:
-        found.targets.extend(home_targets(env.global_forge_dir, env.root))
-    for message in found.errors:
-        error(message)
-    if not found.targets and found.errors:
-        sys.exit(2)  # nothing to check: no report that could read as "all checks passed"
-    selection = RuleSelection(env.settings, cli_select, cli_ignore, cli_extend)
-    report = lint(
-        found, env=env, selection=selection, strict=strict, paths=paths, stdin_filename=stdin_filename,
-        read_stdin=read_stdin, check_auth=check_auth,
-    )  # fmt: skip
-    echo_notes(report.setup_diagnostics, "forgec validate", quiet=quiet)
-
-    buffer = io.StringIO()
-    colored = use_color(color) and output_file in (None, "-")
-    render(fmt, report, buffer, color=colored, quiet=quiet)
-    if output_file is not None and output_file != "-":
-        checked = {p for p in paths if p != "-"} | {f.result.path for f in report.files if f.result.path != "-"}
-        write_out(output_file, buffer.getvalue(), overwrite=overwrite, inputs=tuple(Path(p) for p in sorted(checked)))
-    else:
-        # color=True stops click from stripping the escapes it would strip on a pipe
-        click.echo(buffer.getvalue(), nl=False, color=colored)
-    sys.exit(report.exit_code)
+    selection = RuleSelection(env.settings, selection_args[0], selection_args[2], selection_args[1])
+    args = ValidateRun(paths, fmt, strict, quiet, color, stdin_filename, output_file, overwrite, global_dir,
+                       no_global, check_auth, fix=fix, diff=diff, statistics=statistics)  # fmt: skip
+    if watch:
+        watch_files(args, env, selection)
+    sys.exit(run_once(args, env, selection))

@@ -32,6 +32,20 @@ class Span:
 
 
 @dataclass(frozen=True, slots=True)
+class Fix:
+    """The one safe repair of a finding: the key at the finding's pointer renamed to
+    ``replacement`` (``target="key"``), or the string value there replaced by it (``"value"``).
+
+    Only mistakes with exactly one plausible repair get one (a key typo with a single close
+    candidate, a role or slot in the wrong case, a repeated regex flag); ``forgec validate --fix``
+    applies them as minimal text edits, so comments and formatting stay as they were.
+    """
+
+    target: Literal["key", "value"]
+    replacement: str
+
+
+@dataclass(frozen=True, slots=True)
 class Diagnostic:
     """A finding.  ``level``/``message``/``item_id`` are pi-forge's exact values where pi-forge has one.
 
@@ -54,6 +68,13 @@ class Diagnostic:
     extra: bool = field(default=False)
     #: pi-forge's ``field`` of an agent-profile or forge-config diagnostic (``model.provider``)
     field: str | None = None
+    #: the finding is about the member's *key* (an unknown or misspelt field), not its value
+    at_key: bool = False
+    #: the safe repair, when there is exactly one (see :class:`Fix`)
+    fix: Fix | None = None
+    #: ``(code, pointer)`` of the finding that caused this one (``role: System`` makes the block
+    #: role-less, so "block ignored" is caused by "invalid role"): human output folds it under it
+    caused_by: tuple[str, Pointer | None] | None = None
 
     @property
     def name(self) -> str:

@@ -68,6 +68,43 @@ class ReportedFile:
     result: FileResult
     findings: list[Finding]
 
+    def grouped(self) -> list[tuple[Finding, list[Finding]]]:
+        """What a person reads: one entry per mistake, sorted by line and column (findings without
+        a position first), each with the findings it caused (``caused_by``) as its notes.
+
+        A finding whose cause was not reported (its rule is ignored) stands on its own; a chain of
+        causes folds under its root.  Machine formats keep :attr:`findings` as they are.
+        """
+        place = {(f.code, _pointer(f.diagnostic.pointer)): f for f in reversed(self.findings)}
+
+        def root(finding: Finding) -> Finding:
+            seen = {id(finding)}
+            while finding.diagnostic.caused_by is not None:
+                code, pointer = finding.diagnostic.caused_by
+                cause = place.get((code, _pointer(pointer)))
+                if cause is None or id(cause) in seen:
+                    break
+                seen.add(id(cause))
+                finding = cause
+            return finding
+
+        notes: dict[int, list[Finding]] = {}
+        heads: list[Finding] = []
+        shown: set[tuple[int, str, str]] = set()
+        for finding in self.findings:
+            head = root(finding)
+            if head is finding:
+                heads.append(finding)
+            elif (id(head), finding.code, finding.message) not in shown:  # pi-forge checks some fields twice
+                shown.add((id(head), finding.code, finding.message))
+                notes.setdefault(id(head), []).append(finding)
+        heads.sort(key=lambda f: f.position[:2] if f.diagnostic.span is not None else (0, 0))
+        return [(head, notes.get(id(head), [])) for head in heads]
+
+
+def _pointer(pointer: Any) -> tuple[Any, ...] | None:
+    return tuple(pointer) if pointer is not None else None
+
 
 @dataclass(slots=True)
 class LintReport:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from forgec.diagnostics import Diagnostic
 from forgec.diagnostics.findings import FileResult, Finding, LintReport, ReportedFile
@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from forgec.codecs.stack import LoadedStack
     from forgec.environment import Environment
     from forgec.plugins import Registry
+    from forgec.source import SourceDocument
 
 __all__ = ["extra_checks", "lint", "lint_paths", "lint_targets", "select_findings"]
 
@@ -59,10 +60,37 @@ def _finish(loaded: LoadedStack, display: str, registry: Registry | None, prefix
     diagnostics = [*prefix, *loaded.diagnostics]
     document = loaded.document
     if document is not None and document.parsed:
+        from forgec.lint.causes import link_causes
+        from forgec.lint.fixes import attach_loader_fixes
+
         diagnostics.extend(extra_checks(loaded, registry))
+        diagnostics = link_causes(attach_loader_fixes(diagnostics, loaded.raw), loaded.raw)
+        diagnostics = _at_item_ids(diagnostics, document, loaded.raw)
     diagnostics = resolve_spans(diagnostics, document)
     text = document.text if document is not None else None
     return FileResult(display, "stack", loaded.stack_id, loaded.usable, diagnostics, text)
+
+
+def _at_item_ids(diagnostics: list[Diagnostic], document: SourceDocument, raw: Any) -> list[Diagnostic]:
+    """A finding about a whole item (or a field it lacks) is shown at the item's ``id``, not at
+    the item's opening brace: that names the item and is one token an editor can underline."""
+    from dataclasses import replace
+
+    items = raw.get("items") if isinstance(raw, dict) else None
+    if not isinstance(items, list):
+        return diagnostics
+    out = []
+    for d in diagnostics:
+        pointer = tuple(d.pointer) if d.pointer is not None else ()
+        if d.span is None and d.offset is None and len(pointer) >= 2 and pointer[0] == "items" and isinstance(pointer[1], int):
+            item = items[pointer[1]] if 0 <= pointer[1] < len(items) else None
+            lacking = len(pointer) == 3 and isinstance(item, dict) and pointer[2] not in item
+            if isinstance(item, dict) and "id" in item and (len(pointer) == 2 or lacking) and not d.at_key:
+                span = document.locate(("items", pointer[1], "id"))
+                if span is not None:
+                    d = replace(d, span=span)
+        out.append(d)
+    return out
 
 
 def _resolved(path: str | os.PathLike[str]) -> Path:
@@ -158,14 +186,29 @@ def _once_each(results: list[FileResult], from_stdin: set[int]) -> list[FileResu
 
 
 def select_findings(results: list[FileResult], selection: RuleSelection, *, strict: bool) -> LintReport:
-    """Apply rule selection and severities; the order of files and diagnostics is kept."""
+    """Apply rule selection, ``per-file-ignores``, ``# forgec: ignore[...]`` comments (YAML) and
+    severities; the order of files and diagnostics is kept, unused suppressions come last."""
+    from forgec.lint.suppressions import find_suppressions, unused_findings
+
     files: list[ReportedFile] = []
     for result in results:
-        findings = [
+        yaml = result.text is not None and result.path.lower().endswith((".yaml", ".yml"))
+        suppressions = find_suppressions(result.text or "") if yaml else []
+        findings = []
+        for d in result.diagnostics:
+            if not selection.enabled(d.code) or selection.ignored_in(d.code, result.path):
+                continue
+            line = d.span.line if d.span is not None else None
+            covering = [s for s in suppressions if s.covers == line and s.matches(d.code)]
+            for s in covering:
+                s.used.add(d.code)
+            if not covering:
+                findings.append(Finding(d, selection.level(d.code, d.level)))
+        findings.extend(
             Finding(d, selection.level(d.code, d.level))
-            for d in result.diagnostics
-            if selection.enabled(d.code)
-        ]
+            for d in unused_findings(suppressions, result.path)
+            if selection.enabled(d.code) and not selection.ignored_in(d.code, result.path)
+        )
         files.append(ReportedFile(result, findings))
     return LintReport(files, strict=strict)
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 import difflib
 from typing import TYPE_CHECKING, Any
 
-from forgec.diagnostics import Diagnostic, Level
-from forgec.model import MESSAGE_ROLES, ROLES
+from forgec.diagnostics import Diagnostic, Fix, Level
+from forgec.model import MESSAGE_ROLES, MODES, ROLES
 from forgec.rules import hints as codes
 from forgec.workspace import windows_reserved_name
 
@@ -36,14 +36,69 @@ CHAT_HISTORY_OPTIONS = (
 )
 
 
-def _suggest(word: str, choices: tuple[str, ...] | list[str]) -> str:
-    """`` (did you mean "x"?)`` for a close match, else ``""``."""
+def _closest(word: str, choices: tuple[str, ...] | list[str]) -> str | None:
+    """The one close match of ``word`` among ``choices`` (the same letters in another case count)."""
     close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.7)
     if not close:
         lowered = {c.lower(): c for c in choices}
         if word.lower() in lowered:
             close = [lowered[word.lower()]]
-    return f' (did you mean "{close[0]}"?)' if close else ""
+    return close[0] if close else None
+
+
+def _suggest(word: str, choices: tuple[str, ...] | list[str]) -> str:
+    """`` (did you mean "x"?)`` for a close match, else ``""``."""
+    close = _closest(word, choices)
+    return f' (did you mean "{close}"?)' if close else ""
+
+
+def _spelling(word: str) -> str:
+    return word.strip().lower().replace("_", "-").replace(" ", "-")
+
+
+def _key_fix(key: str, choices: tuple[str, ...], present: Any) -> Fix | None:
+    """Rename ``key`` to its one close candidate -- unless the container already has that key
+    (then renaming would lose a value: no safe fix)."""
+    candidates = difflib.get_close_matches(key, list(choices), n=2, cutoff=0.7)
+    lowered = [c for c in choices if c.lower() == key.lower()]
+    if lowered:
+        candidates = lowered
+    if len(candidates) != 1 or (isinstance(present, dict) and candidates[0] in present):
+        return None
+    return Fix("key", candidates[0])
+
+
+def _value_fix(value: str, choices: tuple[str, ...] | list[str]) -> Fix | None:
+    """Replace ``value`` by the choice it only misspells in case or separators (``System``,
+    ``chat_history``): the one repair that cannot change what was meant."""
+    same = [c for c in choices if _spelling(c) == _spelling(value)]
+    return Fix("value", same[0]) if len(same) == 1 else None
+
+
+def _pattern_behind_flags(rule: Any, index: int) -> Diagnostic | None:
+    """pi-forge checks a rule's pattern only once its flags are right, so a wrong flag hides a
+    broken pattern until the flag is fixed: compile the pattern with the flags it meant (each
+    supported letter once) and report the error now, as forgec's own finding."""
+    from forgec.codecs.regex_config import SUPPORTED_FLAGS, compile_error
+    from forgec.js.values import js_trim
+    from forgec.rules import regex_config as regex_codes
+
+    if not isinstance(rule, dict) or not isinstance(rule.get("pattern"), str) or not rule["pattern"]:
+        return None
+    flags = rule.get("flags")
+    if not isinstance(flags, str):
+        return None
+    meant = "".join(dict.fromkeys(c for c in flags if c in SUPPORTED_FLAGS))
+    if meant == flags:
+        return None  # the flags are fine: pi-forge checks the pattern itself
+    error = compile_error(rule["pattern"], meant)
+    if error is None:
+        return None
+    rule_id = js_trim(rule["id"]) if isinstance(rule.get("id"), str) else ""
+    label = f"Regex rule {rule_id}" if rule_id else f"regex rule {index + 1}"
+    return Diagnostic("error", f"{label} pattern failed to compile: {error} (with the flags fixed, "
+                      "pi-forge reports this next)", regex_codes.REGEX_PATTERN_INVALID,
+                      pointer=("regex", "rules", index, "pattern"), extra=True)  # fmt: skip
 
 
 def _slot_options() -> dict[str, tuple[str, ...]]:
@@ -61,10 +116,11 @@ def lint_stack_hints(loaded: LoadedStack, registry: Registry | None = None) -> l
         return []
     findings: list[Diagnostic] = []
 
-    def add(code: str, level: Level, message: str, pointer: tuple[Any, ...], item_id: Any = None) -> None:
+    def add(code: str, level: Level, message: str, pointer: tuple[Any, ...], item_id: Any = None, *,
+            at_key: bool = False, fix: Fix | None = None) -> None:
         findings.append(
             Diagnostic(level, message, code, item_id=item_id if isinstance(item_id, str) else None,
-                       pointer=pointer, extra=True)
+                       pointer=pointer, extra=True, at_key=at_key, fix=fix)
         )
 
     names: tuple[tuple[str, str, tuple[Any, ...]], ...] = (
@@ -79,7 +135,12 @@ def lint_stack_hints(loaded: LoadedStack, registry: Registry | None = None) -> l
     for key in raw:
         if key not in STACK_FIELDS and key not in _FREE_FIELDS:
             add(codes.UNKNOWN_FIELD, "warning",
-                f'Unknown stack field "{key}" is ignored by pi-forge{_suggest(key, STACK_FIELDS)}.', (key,))
+                f'Unknown stack field "{key}" is ignored by pi-forge{_suggest(key, STACK_FIELDS)}.', (key,),
+                at_key=True, fix=_key_fix(key, STACK_FIELDS, raw))
+    mode = raw.get("mode")
+    if isinstance(mode, str) and mode not in MODES and _value_fix(mode, MODES):
+        add(codes.TYPO, "info", f'Mode "{mode}" is not a pi-forge mode{_suggest(mode, MODES)}.', ("mode",),
+            fix=_value_fix(mode, MODES))
 
     slot_names = list(_slot_options())
     if registry is not None:
@@ -95,13 +156,13 @@ def lint_stack_hints(loaded: LoadedStack, registry: Registry | None = None) -> l
             if key not in ITEM_FIELDS:
                 add(codes.UNKNOWN_FIELD, "warning",
                     f'Unknown item field "{key}" is ignored by pi-forge{_suggest(key, ITEM_FIELDS)}.',
-                    ("items", index, key), item_id)
+                    ("items", index, key), item_id, at_key=True, fix=_key_fix(key, ITEM_FIELDS, item))
         role = item.get("role")
         if isinstance(role, str) and role not in ROLES:
             hint = _suggest(role, ROLES)
             if hint:
                 add(codes.TYPO, "info", f'Role "{role}" is not a pi-forge role{hint}.',
-                    ("items", index, "role"), item_id)
+                    ("items", index, "role"), item_id, fix=_value_fix(role, ROLES))
         if item.get("kind") != "slot" or not isinstance(item.get("slot"), str):
             continue
         slot = item["slot"]
@@ -109,7 +170,7 @@ def lint_stack_hints(loaded: LoadedStack, registry: Registry | None = None) -> l
             hint = _suggest(slot.strip(), slot_names)
             if hint:
                 add(codes.TYPO, "info", f'Slot "{slot}" is not a known slot{hint}.',
-                    ("items", index, "slot"), item_id)
+                    ("items", index, "slot"), item_id, fix=_value_fix(slot, slot_names))
             continue
         options = item.get("options")
         known = options_by_slot.get(slot)
@@ -120,7 +181,7 @@ def lint_stack_hints(loaded: LoadedStack, registry: Registry | None = None) -> l
                 what = "takes no options" if not known else "has no such option"
                 add(codes.UNKNOWN_OPTION, "warning",
                     f'Slot "{slot}" {what}: "{key}" is ignored{_suggest(key, known)}.',
-                    ("items", index, "options", key), item_id)
+                    ("items", index, "options", key), item_id, at_key=True, fix=_key_fix(key, known, options))
             elif key == "format" and value != "plain" and value != "xml":
                 add(codes.OPTION_VALUE, "warning",
                     f'format {value!r} is not "plain" or "xml"; the slot renders XML.'
@@ -132,11 +193,15 @@ def lint_stack_hints(loaded: LoadedStack, registry: Registry | None = None) -> l
                         add(codes.OPTION_VALUE, "warning",
                             f'chat-history roles: no message has the role "{entry}"'
                             f"{_suggest(entry, MESSAGE_ROLES)}.",
-                            ("items", index, "options", key, position), item_id)
+                            ("items", index, "options", key, position), item_id,
+                            fix=_value_fix(entry, MESSAGE_ROLES))
 
     regex = raw.get("regex")
     rules = regex.get("rules") if isinstance(regex, dict) else None
     for index, rule in enumerate(rules if isinstance(rules, list) else []):
+        hidden = _pattern_behind_flags(rule, index)
+        if hidden is not None:
+            findings.append(hidden)
         roles = rule.get("roles") if isinstance(rule, dict) else None
         if not isinstance(roles, list):
             continue
@@ -146,5 +211,5 @@ def lint_stack_hints(loaded: LoadedStack, registry: Registry | None = None) -> l
                 add(codes.REGEX_ROLE, "warning",
                     f'Regex rule {label}: no message has the role "{entry}", so it never matches there'
                     f"{_suggest(entry, MESSAGE_ROLES)}.",
-                    ("regex", "rules", index, "roles", position))
+                    ("regex", "rules", index, "roles", position), fix=_value_fix(entry, MESSAGE_ROLES))
     return findings

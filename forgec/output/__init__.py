@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 __all__ = ["FORMATS", "escape_controls", "escape_json_controls", "render"]
 
 #: the diagnostic format names, as ``--format`` offers them
-FORMATS: tuple[str, ...] = ("full", "concise", "json", "github", "sarif")
+FORMATS: tuple[str, ...] = ("full", "concise", "json", "github", "sarif", "junit", "gitlab")
 
 
 def render(fmt: str, report: LintReport, out: TextIO, *, color: bool = False, quiet: bool = False) -> None:
@@ -39,6 +39,10 @@ def render(fmt: str, report: LintReport, out: TextIO, *, color: bool = False, qu
         from forgec.output.github import render as renderer
     elif fmt == "sarif":
         from forgec.output.sarif import render as renderer
+    elif fmt == "junit":
+        from forgec.output.junit import render as renderer
+    elif fmt == "gitlab":
+        from forgec.output.gitlab import render as renderer
     else:
         raise UsageError(f"unknown output format {fmt!r}; choose one of {', '.join(FORMATS)}")
     renderer(report, out, color=color, quiet=quiet)

@@ -1,4 +1,5 @@
-"""The human format: each finding with a source excerpt and a caret under the span (ruff style).
+"""The human format: each mistake with a source excerpt and a caret under the span (ruff style),
+sorted by position, the findings it caused as ``= also:`` notes.
 
 ::
 
@@ -126,7 +127,7 @@ def render(report: LintReport, out: TextIO, *, color: bool = False, quiet: bool 
     if not quiet:
         for reported in report.files:
             lines = _lines(reported.result.text) if reported.result.text is not None else []
-            for finding in reported.findings:
+            for finding, caused in reported.grouped():
                 line, column, _, _ = finding.position
                 level = finding.severity
                 head = f"{_paint(f'{level}[{finding.code}]', level if level in _STYLE else 'info', color)}"
@@ -146,6 +147,11 @@ def render(report: LintReport, out: TextIO, *, color: bool = False, quiet: bool 
                                  f"(pi-forge level: {finding.diagnostic.level})")
                 if finding.diagnostic.extra:
                     notes.append("forgec rule (not reported by pi-forge)")
+                for other in caused:
+                    where = f" (line {other.position[0]})" if other.diagnostic.span is not None and other.position[0] != line else ""
+                    level = other.severity if other.severity in _STYLE else "info"
+                    notes.append(f"also: {_paint(f'{other.severity}[{other.code}]', level, color)} "
+                                 f"{escape_controls(other.message)}{where}")
                 for note in notes:
                     out.write(f"  {_paint('=', 'gutter', color)} {note}\n")
                 out.write("\n")

@@ -1,4 +1,7 @@
-"""GitHub Actions workflow commands: one annotation per finding.
+"""GitHub Actions workflow commands: one annotation per mistake, sorted by position.
+
+The findings a mistake caused are lines of its annotation (``Also: FG141 …``), and the annotation
+takes the most severe level among them, so a folded error still shows as an error.
 
 ``::error file=…,line=…,col=…,endLine=…,endColumn=…,title=FG101 name::message``
 
@@ -39,8 +42,10 @@ def render(report: LintReport, out: TextIO, *, color: bool = False, quiet: bool 
     if quiet:
         out.write(report.summary_line() + "\n")
         return
+    from forgec.diagnostics import level_rank
+
     for reported in report.files:
-        for finding in reported.findings:
+        for finding, notes in reported.grouped():
             line, column, end_line, end_column = finding.position
             title = f"{finding.code} {finding.name}".strip()
             props = ",".join(
@@ -54,5 +59,6 @@ def render(report: LintReport, out: TextIO, *, color: bool = False, quiet: bool 
                     ("title", title),
                 )
             )
-            command = _COMMAND.get(finding.severity, "notice")
-            out.write(f"::{command} {props}::{escape_data(finding.message)}\n")
+            severity = max((finding, *notes), key=lambda f: level_rank(f.severity)).severity
+            message = "\n".join([finding.message, *(f"Also: {n.code} {n.message}" for n in notes)])
+            out.write(f"::{_COMMAND.get(severity, 'notice')} {props}::{escape_data(message)}\n")

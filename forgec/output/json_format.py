@@ -2,14 +2,17 @@
 
     {"files": [{"path", "kind", "stackId", "usable",
                 "diagnostics": [{"code", "name", "level", "severity", "message", "itemId",
-                                 "line", "column", "endLine", "endColumn"}]}],
+                                 "line", "column", "endLine", "endColumn", "causedBy", "fix"}]}],
      "errors": [{"path", "message"}],
      "summary": {"files", "errors", "warnings", "infos", "unusable", "strict", "exitCode"}}
 
 ``level``, ``message``, ``itemId``, ``stackId`` and ``usable`` are exactly pi-forge's (``itemId`` is
 left out where pi-forge has none); ``severity`` is the level forgec reports after ``[tool.forgec]``
 re-levelling (equal to ``level`` unless configured).  Positions are 1-based; a finding without a span
-has ``null`` positions.  ``errors`` lists the paths that could not be checked (missing, unreadable,
+has ``null`` positions.  Every finding is listed, in pipeline order (sort by position if you need
+to); ``causedBy`` names the code of the finding that explains it (human formats fold it under
+that one), ``fix`` is the one safe repair ``--fix`` would make (``{"target": "key"|"value",
+"replacement"}``).  ``errors`` lists the paths that could not be checked (missing, unreadable,
 a folder without stack files; ``path`` is ``null`` for a problem with no PATH, such as no Pi
 project); any entry there makes ``exitCode`` 2.  ``--quiet`` prints only ``{"summary": ...}``.
 """
@@ -43,6 +46,10 @@ def _diagnostic(finding: Finding) -> dict[str, Any]:
     out["column"] = span.column if span else None
     out["endLine"] = span.end_line if span else None
     out["endColumn"] = span.end_column if span else None
+    if d.caused_by is not None:
+        out["causedBy"] = d.caused_by[0]
+    if d.fix is not None:
+        out["fix"] = {"target": d.fix.target, "replacement": d.fix.replacement}
     return out
 
 

@@ -83,6 +83,8 @@ def document(report: LintReport) -> dict[str, Any]:
                 properties["itemId"] = finding.diagnostic.item_id
             if reported.result.stack_id is not None:
                 properties["stackId"] = reported.result.stack_id
+            if finding.diagnostic.caused_by is not None:
+                properties["causedBy"] = finding.diagnostic.caused_by[0]
             results.append(
                 {
                     "ruleId": finding.code,

@@ -10,6 +10,7 @@ from forgec.rules import Rule, register
 UNKNOWN_FIELD = "FG150"
 TYPO = "FG151"
 WINDOWS_RESERVED_NAME = "FG152"
+UNUSED_SUPPRESSION = "FG153"
 UNKNOWN_OPTION = "FG310"
 OPTION_VALUE = "FG311"
 REGEX_ROLE = "FG650"
@@ -44,6 +45,17 @@ register(
         "repository holding such a file cannot be checked out on Windows.",
         bad='con.json: {"id": "con", "items": []}',
         good='console.json: {"id": "console", "items": []}',
+        pi_forge=False,
+    ),
+    Rule(
+        UNUSED_SUPPRESSION,
+        "unused-suppression",
+        "warning",
+        "A `# forgec: ignore[...]` comment that suppressed nothing: the finding it was written for is "
+        "gone (or never was at that line), and a stale suppression would hide the next real one. "
+        "Remove it, or name the rule that is still reported there.",
+        bad="  - {kind: block, id: a, role: system, content: hi}  # forgec: ignore[FG118]",
+        good="  - {kind: block, id: a, role: System, content: hi}  # forgec: ignore[FG118]",
         pi_forge=False,
     ),
     Rule(

@@ -54,13 +54,22 @@ class SourceDocument:
 
     # -- offsets -> positions
 
-    def position(self, offset: int) -> tuple[int, int]:
-        """1-based ``(line, column)`` of a code-point offset; ``\\n`` ends a line."""
+    def _starts(self) -> list[int]:
         if self._line_starts is None:
             text = self.text or ""
             self._line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
-        index = bisect_right(self._line_starts, offset) - 1
-        return index + 1, offset - self._line_starts[index] + 1
+        return self._line_starts
+
+    def position(self, offset: int) -> tuple[int, int]:
+        """1-based ``(line, column)`` of a code-point offset; ``\\n`` ends a line."""
+        starts = self._starts()
+        index = bisect_right(starts, offset) - 1
+        return index + 1, offset - starts[index] + 1
+
+    def offset_of(self, line: int, column: int) -> int:
+        """The code-point offset of a 1-based ``(line, column)`` (the inverse of :meth:`position`)."""
+        starts = self._starts()
+        return starts[min(max(line, 1), len(starts)) - 1] + column - 1
 
     def span(self, start: int, end: int | None = None) -> Span:
         """The span of ``text[start:end]``; ``end_line``/``end_column`` point just past it."""
@@ -125,7 +134,7 @@ def resolve_spans(diagnostics: Iterable[Diagnostic], document: SourceDocument | 
         if d.offset is not None:
             span = document.locate_in_string(d.pointer, d.offset, d.length or 0)
         else:
-            span = document.locate(d.pointer)
+            span = document.locate(d.pointer, key=d.at_key)
         if span is not None:
             diagnostics[i] = replace(d, span=span)
     return diagnostics

@@ -99,7 +99,8 @@ def test_readme_tour_prints_what_the_text_says(examples: Path) -> None:
     typos = _bash("forgec validate broken/typos.yaml", examples)
     assert typos.returncode == 1 and typos.stdout.startswith(shown)
     concise = _bash("forgec validate broken/typos.yaml --format concise", examples).stdout.splitlines()
-    assert concise[0] == "broken/typos.yaml:5:36: FG118 [error] Invalid role: developer"
+    assert concise[0] == ("broken/typos.yaml:5:36: FG118 [error] Invalid role: developer "
+                          "(also: FG141 [warning] Enabled block has no role and will be ignored.)")
     preview = _bash("forgec preview .pi/forge/prompt-stacks/code-reviewer.yaml --context contexts/coding-session.yaml",
                     examples)
     assert "## System prompt" in preview.stdout and "--- target (user) ---" in preview.stdout
