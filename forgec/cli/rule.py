@@ -20,6 +20,7 @@ Examples:
   forgec rule ALL                   the same (ALL as in --select ALL)
   forgec rule FG1                   list the rules of one group (a code prefix)
   forgec rule FG135 --format json   the rule as JSON (for editors and docs tooling)
+  forgec rule --format markdown     the rule reference, docs/rules.md
 
 \b
 Exit codes: 0 found, 2 unknown code or name."""
@@ -52,12 +53,14 @@ def _data(rule: object) -> dict[str, object]:
         "bad": rule.bad,
         "good": rule.good,
         "piForge": rule.pi_forge,
+        "url": rule.url,
     }
 
 
 @click.command(epilog=_EPILOG, context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("code", required=False, metavar="[CODE|NAME|PREFIX]")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text", show_default=True,
+              help="markdown: the whole rule reference (docs/rules.md).")
 @no_traceback
 def rule(code: str | None, fmt: str) -> None:
     """Explain a diagnostic rule: what it means, its default level, a bad and a good example.
@@ -65,6 +68,11 @@ def rule(code: str | None, fmt: str) -> None:
     Without CODE, with ALL, or with a code prefix such as FG1, list the rules."""
     from forgec.rules import all_rules, rule_for
 
+    if fmt == "markdown":
+        from forgec.output.rules_doc import rules_markdown
+
+        click.echo(rules_markdown(), nl=False)
+        return
     if code is not None and code.strip().upper() == "ALL":
         code = None  # the selector ``ALL`` of --select/[tool.forgec] means every rule here too
     if code is not None:

@@ -15,7 +15,8 @@ Examples:
   forgec schema                                 list the bundled schema names
   forgec schema prompt-stack                    print one schema
   forgec schema prompt-stack > stack.schema.json
-  # editors: point "$schema" (or yaml-language-server) at the saved file
+  forgec schema prompt-stack --strict > .vscode/prompt-stack.schema.json
+  # editors: point "$schema" (or yaml-language-server) at the saved file (docs/editors.md)
 
 \b
 Exit codes: 0 printed, 2 unknown schema name."""
@@ -36,8 +37,11 @@ def schema_names() -> list[str]:
 
 @click.command(epilog=_EPILOG, context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("name", required=False)
+@click.option("--strict", is_flag=True,
+              help="The editor variant: unknown keys and values forgec warns about are errors, at the same "
+                   "JSON pointer as forgec's finding (prompt-stack, agent-profile, forge-config, context, model-catalog).")
 @no_traceback
-def schema(name: str | None) -> None:
+def schema(name: str | None, strict: bool) -> None:
     """Print the bundled JSON Schema NAME (without NAME, list the names).
 
     prompt-stack: a stack file (.pi/forge/prompt-stacks/*.json or YAML); context: a context file
@@ -55,4 +59,13 @@ def schema(name: str | None) -> None:
         return
     from forgec.resources import schema_path
 
-    click.echo(schema_path(key).read_text(encoding="utf-8"), nl=False)
+    text = schema_path(key).read_text(encoding="utf-8")
+    if strict:
+        import json
+
+        from forgec.output.strict_schema import STRICT_SCHEMAS, strict_schema
+
+        if key not in STRICT_SCHEMAS:
+            fail(f"schema {key!r} has no strict variant; strict: {', '.join(STRICT_SCHEMAS)}")
+        text = json.dumps(strict_schema(key, json.loads(text)), indent=2, ensure_ascii=False) + "\n"
+    click.echo(text, nl=False)

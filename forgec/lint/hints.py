@@ -13,7 +13,7 @@ import difflib
 from typing import TYPE_CHECKING, Any
 
 from forgec.diagnostics import Diagnostic, Fix, Level
-from forgec.model import MESSAGE_ROLES, MODES, ROLES
+from forgec.model import ITEM_FIELDS, MESSAGE_ROLES, MODES, ROLES, STACK_FIELDS
 from forgec.rules import hints as codes
 from forgec.workspace import windows_reserved_name
 
@@ -23,13 +23,8 @@ if TYPE_CHECKING:
 
 __all__ = ["lint_stack_hints"]
 
-STACK_FIELDS = (
-    "schemaVersion", "type", "id", "name", "description", "autoActivate", "mode", "defaults",
-    "context", "tools", "skills", "variables", "regex", "items", "import", "state",
-)
 #: fields editors and humans put in any JSON file
 _FREE_FIELDS = ("$schema", "$comment")
-ITEM_FIELDS = ("kind", "id", "name", "enabled", "role", "tags", "source", "content", "slot", "options")
 CHAT_HISTORY_OPTIONS = (
     "includeLastUserMessage", "stripAssistantThinking", "includeSummaries", "roles", "toolMode",
     "maxMessages", "maxChars",

@@ -25,16 +25,25 @@ __all__ = [
     "BUILTIN_MACRO_NAMES",
     "BUILTIN_SLOT_NAMES",
     "CHAT_HISTORY_SLOT",
+    "ITEM_FIELDS",
     "MESSAGE_ROLES",
     "MODES",
     "PROFILE_TYPE",
     "ROLES",
+    "STACK_FIELDS",
     "STACK_TYPE",
     "THINKING_LEVELS",
 ]
 
 #: ``type`` of a prompt stack (compile-core.md §10.3).
 STACK_TYPE: Final = "pi-forge.prompt-stack"
+#: the fields of a stack and of an item that pi-forge reads (§10.3); any other is dropped
+#: silently, which is why forgec warns about it (FG150) and the strict schema rejects it
+STACK_FIELDS: Final = (
+    "schemaVersion", "type", "id", "name", "description", "autoActivate", "mode", "defaults",
+    "context", "tools", "skills", "variables", "regex", "items", "import", "state",
+)  # fmt: skip
+ITEM_FIELDS: Final = ("kind", "id", "name", "enabled", "role", "tags", "source", "content", "slot", "options")
 #: ``type`` of an agent profile (profiles-exec.md §1.2).
 PROFILE_TYPE: Final = "pi-forge.agent-profile"
 

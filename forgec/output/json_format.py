@@ -2,7 +2,7 @@
 
     {"files": [{"path", "kind", "stackId", "usable",
                 "diagnostics": [{"code", "name", "level", "severity", "message", "itemId",
-                                 "line", "column", "endLine", "endColumn", "causedBy", "fix"}]}],
+                                 "line", "column", "endLine", "endColumn", "causedBy", "fix", "url"}]}],
      "errors": [{"path", "message"}],
      "summary": {"files", "errors", "warnings", "infos", "unusable", "strict", "exitCode"}}
 
@@ -12,7 +12,7 @@ re-levelling (equal to ``level`` unless configured).  Positions are 1-based; a f
 has ``null`` positions.  Every finding is listed, in pipeline order (sort by position if you need
 to); ``causedBy`` names the code of the finding that explains it (human formats fold it under
 that one), ``fix`` is the one safe repair ``--fix`` would make (``{"target": "key"|"value",
-"replacement"}``).  ``errors`` lists the paths that could not be checked (missing, unreadable,
+"replacement"}``), ``url`` the rule's entry in the rule reference.  ``errors`` lists the paths that could not be checked (missing, unreadable,
 a folder without stack files; ``path`` is ``null`` for a problem with no PATH, such as no Pi
 project); any entry there makes ``exitCode`` 2.  ``--quiet`` prints only ``{"summary": ...}``.
 """
@@ -50,7 +50,19 @@ def _diagnostic(finding: Finding) -> dict[str, Any]:
         out["causedBy"] = d.caused_by[0]
     if d.fix is not None:
         out["fix"] = {"target": d.fix.target, "replacement": d.fix.replacement}
+    url = _url(d.code)
+    if url is not None:
+        out["url"] = url
     return out
+
+
+def _url(code: str) -> str | None:
+    from forgec.rules import rule_for
+
+    try:
+        return rule_for(code).url
+    except KeyError:  # a plugin's code whose rule is gone
+        return None
 
 
 def document(report: LintReport) -> dict[str, Any]:

@@ -45,6 +45,7 @@ def _rule(rule: Rule) -> dict[str, Any]:
         "name": rule.name,
         "shortDescription": {"text": rule.summary or rule.name},
         "help": {"text": help_text, "markdown": markdown},
+        "helpUri": rule.url,
         "defaultConfiguration": {"level": _LEVEL.get(rule.level, "note")},
         "properties": {"piForge": rule.pi_forge},
     }

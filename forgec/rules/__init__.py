@@ -42,6 +42,14 @@ class Rule:
     #: True when the message comes from pi-forge (kept exact, part of the compatible output)
     pi_forge: bool = True
 
+    @property
+    def url(self) -> str:
+        """The rule's entry in the rule reference (``docs/rules.md``, generated from this registry)."""
+        return f"{DOCS_URL}#{self.code.lower()}-{self.name}"
+
+
+#: where the rule reference is published (``forgec rule --format markdown`` writes it)
+DOCS_URL = "https://github.com/forgec/forgec/blob/main/docs/rules.md"
 
 _REGISTRY: dict[str, Rule] = {}
 _BY_NAME: dict[str, Rule] = {}
