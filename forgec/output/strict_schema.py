@@ -104,7 +104,7 @@ def _objects(node: Any, code: str) -> None:
 
 def strict_schema(name: str, permissive: dict[str, Any]) -> dict[str, Any]:
     """The strict variant of the bundled schema ``name`` (``permissive`` is its parsed text)."""
-    schema = _strict_enums(copy.deepcopy(permissive))
+    schema: dict[str, Any] = _strict_enums(copy.deepcopy(permissive))
     schema["$id"] = str(schema.get("$id", name)).replace(".schema.json", ".strict.schema.json")
     schema["title"] = f"{schema.get('title', name)} (strict: forgec's warnings as errors)"
     if name == "prompt-stack":

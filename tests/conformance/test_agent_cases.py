@@ -2,13 +2,13 @@
 every public case, run through :func:`agent_cases.run_case`, equals its ``expected.json`` byte for byte.
 
 The corpus is read in place from ``$FORGEC_SHARED_AGENT_CASES`` (default
-``../shared/oracle/agent-cases/public``).  A case of a kind forgec does not implement yet is an
-expected failure that names the kind (docs/compatibility.md lists them), never a silent skip.
+``../shared/oracle/agent-cases/public``).  Every kind is implemented (``agent_kinds/profiles.py``,
+``config.py``, ``contract.py``, ``redact.py``), so every case must match: a kind without its module
+fails (``run_case`` raises ``NotImplementedError`` naming it), it is never skipped or expected to fail.
 """
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 
@@ -27,9 +27,5 @@ def test_the_corpus_is_there() -> None:
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_agent_case_matches_the_reference(case: Path) -> None:
-    try:
-        actual = run_case(case)
-    except NotImplementedError as exc:
-        kind = json.loads((case / "case.json").read_text(encoding="utf-8"))["kind"]
-        pytest.xfail(f"{kind}: {exc}")
+    actual = run_case(case)
     assert actual == (case / "expected.json").read_text(encoding="utf-8")
