@@ -3,7 +3,8 @@
 Python's ``IGNORECASE`` (``re`` and ``regex``) folds ``ſ``, the Kelvin sign, ``ẞ``… which V8 does not
 without ``u``, and equates ``I``/``ı`` which V8 does not with ``u``.  So forgec never relies on it for
 literals and classes: it expands each character or class into the explicit set of characters sharing its
-canonical form, using tables generated from Node (non-``u``) and ICU simple case folding (``iu``).
+canonical form, using the equivalence classes measured in Node (:func:`forgec.js.unicode.fold_map`:
+UTF-16 units without ``u``, code points with it), never a table of the installed ``regex`` or ICU.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from functools import cache
 
-from ._unicode_data import NONU_CANON, SIMPLE_FOLD
+from ._unicode_data import fold_map
 
 Ranges = list[tuple[int, int]]
 
@@ -19,7 +20,7 @@ Ranges = list[tuple[int, int]]
 @cache
 def _classes(unicode: bool) -> tuple[dict[int, tuple[int, ...]], tuple[tuple[int, ...], ...]]:
     """Map every character with a non-trivial equivalence class to that class (sorted members)."""
-    table = SIMPLE_FOLD if unicode else NONU_CANON
+    table = fold_map(unicode)
     groups: dict[int, set[int]] = {}
     for ch, key in table.items():
         groups.setdefault(key, {key}).add(ch)

@@ -52,7 +52,6 @@ from ._ast import (
 )
 from ._ast import nullable as _nullable
 from ._nonempty import Rewriter, forward_references
-from ._unicode_data import GC_NAMES
 
 #: a JavaScript source that may contain a backreference (anything else skips that analysis)
 _MAY_REFER = re.compile(r"\\[1-9k]")
@@ -99,62 +98,6 @@ def _set(ranges: cf.Ranges, negated: bool = False) -> str:
     return "[" + _set_body(ranges) + "]"
 
 
-_REGEX_PROPS: dict[str, bool] = {}
-
-
-def _regex_knows(prop: str) -> bool:
-    ok = _REGEX_PROPS.get(prop)
-    if ok is None:
-        import regex
-
-        try:
-            regex.compile(prop)
-            ok = True
-        except regex.error:
-            ok = False
-        _REGEX_PROPS[prop] = ok
-    return ok
-
-
-def _icu_ranges(text: str) -> cf.Ranges:
-    """Code point ranges of a property (``gc=Lu``, ``sc=Grek``, ``CWKCF``…) from ICU.
-
-    Used where ``regex`` lacks the property, and for ``iu`` classes, whose case closure must be taken
-    over the property's explicit members (``regex``'s ignore-case handling of ``\\P{…}`` differs).
-    """
-    import icu
-
-    uset = icu.UnicodeSet(f"[:{text}:]")
-    return [(ord(uset.getRangeStart(i)), ord(uset.getRangeEnd(i))) for i in range(uset.getRangeCount())]
-
-
-def _property(esc: ClassEscape, explicit: bool = False) -> tuple[str | None, cf.Ranges | None]:
-    """A ``\\p``/``\\P`` escape as a ``regex`` class item, or as explicit ranges when ``regex`` lacks it."""
-    assert esc.prop is not None
-    kind, value = esc.prop
-    negated = esc.kind == "P"
-    ranges: cf.Ranges | None = None
-    if kind in ("sc", "scx"):
-        text = f"{kind}={value}"
-    elif kind == "gc" or value in GC_NAMES:
-        text = f"gc={value}"
-    elif value == "Any":
-        ranges = [(0, TOP)]
-        text = ""
-    elif value == "ASCII":
-        ranges = [(0, 0x7F)]
-        text = ""
-    elif value == "Assigned":
-        text = "Assigned"
-    else:
-        text = value
-    if ranges is None and (explicit or not _regex_knows(f"\\p{{{text}}}")):
-        ranges = _icu_ranges(text)
-    if ranges is not None:
-        return None, cf.complement(cf.normalize(ranges), TOP) if negated else ranges
-    return f"\\{'P' if negated else 'p'}{{{text}}}", None
-
-
 @dataclass
 class Emitted:
     pattern: str
@@ -165,7 +108,6 @@ class Emitted:
     reset_in_place: set[int] = field(default_factory=set)
     #: hidden ids of quantifiers inside a lookbehind (their iterations run right to left)
     hidden_behind: set[int] = field(default_factory=set)
-    uses_icase_props: bool = False
     #: match on the case-canonical copy of the subject (``i`` with backreferences): a backreference
     #: is then a plain comparison of canonical forms, which is exactly ECMAScript's rule, whereas
     #: ``regex``'s ``IGNORECASE`` folds ``ſ``/``K``/``ẞ`` without ``u`` and ``I``/``ı`` with it.
@@ -204,23 +146,38 @@ class Emitter:
         return cf.complement(cf.normalize(base), TOP) if k.isupper() else list(base)
 
     def _class(self, node: CharClass) -> str:
+        """A class with every ``\\p{…}`` answered from Unicode 17 (:mod:`._props`), never from the
+        installed ``regex`` release's tables alone."""
+        from ._props import builtin_property, property_members
+
         ranges = list(node.ranges)
-        props: list[str] = []
+        builtins = []
         for esc in node.escapes:
-            if esc.kind in "pP":
-                text, extra = _property(esc, explicit=self.icase)
-                if text is not None:
-                    props.append(text)
-                else:
-                    ranges.extend(extra or [])
-            else:
+            if esc.kind not in "pP":
                 ranges.extend(self._escape_ranges(esc))
-        if not props:
-            if self.icase:
-                ranges = cf.close_over_case(ranges, self.unicode)
+                continue
+            assert esc.prop is not None
+            kind, value = esc.prop
+            found = None if self.icase else builtin_property(kind, value, esc.kind == "P")
+            if found is None:  # case closure needs the members; or regex does not know the name
+                ranges.extend(property_members(kind, value, esc.kind == "P"))
+            else:
+                builtins.append(found)
+                ranges.extend(found.added)
+        if self.icase:
+            ranges = cf.close_over_case(ranges, self.unicode)
+        if not builtins:
             return _set(ranges, node.negated)
-        body = _set_body(cf.normalize(ranges)) + "".join(props)
-        return ("[^" if node.negated else "[") + body + "]"
+        exact = "".join(b.text for b in builtins if not b.removed)
+        alternatives = [f"(?!{_set(b.removed)}){b.text}" for b in builtins if b.removed]
+        if not alternatives:
+            body = _set_body(cf.normalize(ranges)) + exact
+            return ("[^" if node.negated else "[") + body + "]"
+        if ranges or exact:
+            alternatives.insert(0, "[" + _set_body(cf.normalize(ranges)) + exact + "]")
+        positive = "(?:" + "|".join(alternatives) + ")"
+        # a negated class: any one code point (the pattern is a `u` pattern) that is not a member
+        return f"(?:(?!{positive}){_set([(0, TOP)])})" if node.negated else positive
 
     # --- nodes -------------------------------------------------------------------------------
     def emit(self, node: Node) -> str:

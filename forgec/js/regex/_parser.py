@@ -42,40 +42,32 @@ class PatternSyntaxError(Exception):
         self.reason = reason
 
 
-# ASCII members of ID_Start / ID_Continue: answered without the ``regex`` module (a cold import
-# costs several milliseconds, and almost every group name is ASCII)
-_ASCII_ID_START = frozenset(map(ord, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"))
-_ASCII_ID_PART = _ASCII_ID_START | frozenset(map(ord, "0123456789_"))
+# ASCII members of ID_Start / ID_Continue: answered without the Unicode tables (loading them costs a
+# few milliseconds, and almost every group name is ASCII)
+_ASCII_ID_START = frozenset(map(ord, "$ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz"))
+_ASCII_ID_PART = _ASCII_ID_START | frozenset(map(ord, "0123456789"))
 
 
 def _is_id_start(c: int) -> bool:
-    return c in (0x24, 0x5F) or _in_id_property(c, _ASCII_ID_START, "start")
+    """V8's ``IsIdentifierStart`` (ID_Start of Unicode 17, ``$``, ``_``); a lone surrogate never."""
+    if 0 <= c < 0x80:
+        return c in _ASCII_ID_START
+    if c < 0:
+        return False
+    from ._unicode_data import is_id_start
+
+    return is_id_start(c)
 
 
 def _is_id_part(c: int) -> bool:
-    return c in (0x24, 0x200C, 0x200D) or _in_id_property(c, _ASCII_ID_PART, "part")
-
-
-def _in_id_property(c: int, ascii_members: frozenset[int], kind: str) -> bool:
-    """``c`` is in ID_Start/ID_Continue (``kind``): ASCII from the set, lone surrogates never."""
+    """V8's ``IsIdentifierPart`` (ID_Continue of Unicode 17, ``$``; ZWNJ and ZWJ belong to ID_Continue)."""
     if 0 <= c < 0x80:
-        return c in ascii_members
-    if c < 0 or 0xD800 <= c <= 0xDFFF:
+        return c in _ASCII_ID_PART
+    if c < 0:
         return False
-    return _id_re(kind).match(chr(c)) is not None
+    from ._unicode_data import is_id_part
 
-
-_ID_CACHE: dict[str, object] = {}
-
-
-def _id_re(kind: str):  # type: ignore[no-untyped-def]
-    pat = _ID_CACHE.get(kind)
-    if pat is None:
-        import regex
-
-        pat = regex.compile(r"\p{ID_Start}" if kind == "start" else r"\p{ID_Continue}")
-        _ID_CACHE[kind] = pat
-    return pat
+    return is_id_part(c)
 
 
 class _State:
@@ -668,7 +660,7 @@ class Parser:
                 name2.append(chr(c))
                 self.adv()
         self.adv()
-        # the name tables live in the large generated module; load it only when a property is used
+        # the Unicode 17 tables (forgec.js.unicode) are loaded only when a property is used
         from ._unicode_data import BINARY_NAMES, GC_NAMES, SCRIPT_NAMES
 
         a = "".join(name1)

@@ -269,10 +269,12 @@ def _splice(view: str, matches: Sequence[JSMatch], fn: Callable[[JSMatch], str])
 
 @lru_cache(maxsize=2)
 def _canon_table(unicode: bool) -> dict[int, int]:
-    """``str.translate`` table mapping each character to its case-canonical form (B0 items 3–4)."""
-    from ._unicode_data import NONU_CANON, SIMPLE_FOLD
+    """``str.translate`` table mapping each character to a canonical member of its case class (B0
+    items 3–4): backreferences compare canonical forms, and V8's classes, literals and backreferences
+    share one equivalence (measured, :func:`forgec.js.unicode.fold_map`), so any member will do."""
+    from ._unicode_data import fold_map
 
-    return dict(SIMPLE_FOLD if unicode else NONU_CANON)
+    return dict(fold_map(unicode))
 
 
 @lru_cache(maxsize=1024)
