@@ -14,13 +14,14 @@ import hashlib
 import json
 import math
 import re
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
 from forgec.codecs.profile import normalize_profile
 from forgec.diagnostics import Diagnostic
 from forgec.errors import EXIT_FAILED, ForgecError
-from forgec.js.values import UNDEFINED, js_number_to_string, json_literal, json_quote, utf16_key
+from forgec.js.values import UNDEFINED, JSBigInt, js_number_to_string, json_literal, json_quote, utf16_key
 from forgec.model import PROFILE_TYPE
 
 if TYPE_CHECKING:
@@ -31,6 +32,7 @@ __all__ = [
     "DocumentFingerprint",
     "FingerprintError",
     "canonical_json",
+    "canonical_scalar",
     "document_kind",
     "fingerprint_document",
     "is_fingerprint",
@@ -41,6 +43,7 @@ __all__ = [
     "prompt_runtime_fingerprint",
     "sha256_v1",
     "stack_fingerprint",
+    "write_canonical",
     "wrong_kind",
 ]
 
@@ -56,15 +59,18 @@ class FingerprintError(ForgecError, ValueError):
 
 
 def _typeof(value: Any) -> str:
+    """JavaScript's ``typeof`` of a non-JSON value forgec stands in for (§3.1 step 4 names it)."""
     if value is UNDEFINED:
         return "undefined"
+    if isinstance(value, JSBigInt):
+        return "bigint"
     if callable(value):
         return "function"
     return "object"
 
 
-def _canon_scalar(value: Any, path: str) -> str | None:
-    """The canonical text of a non-container value; None for a container."""
+def canonical_scalar(value: Any, path: str) -> str | None:
+    """The canonical text of a non-container value (§3.1 steps 1-4); None for a container."""
     literal = json_literal(value)
     if literal is not None:
         return literal
@@ -80,47 +86,58 @@ def _canon_scalar(value: Any, path: str) -> str | None:
         return js_number_to_string(0 if number == 0 else value)
     if isinstance(value, (list, tuple, dict)):
         return None
-    if value is UNDEFINED or callable(value):
-        raise FingerprintError(f"Cannot fingerprint {_typeof(value)} at {path}.")
+    kind = _typeof(value)
+    if kind != "object":
+        raise FingerprintError(f"Cannot fingerprint {kind} at {path}.")
     raise FingerprintError(f"Cannot fingerprint non-plain object at {path}.")
 
 
-def _canon(value: Any, path: str, ancestors: set[int], out: list[str]) -> None:
-    """The checked writer: exact messages with a ``$.a[0]`` path, cycle detection.
+#: ``members(container, path)`` -> the (key, value) pairs a canonical object prints, in order
+Members = Callable[[Any, str], list[tuple[str, Any]]]
+#: ``elements(container, path)`` -> (separator, child path, child) for each array element
+Elements = Callable[[Any, str], Iterator[tuple[str, str, Any]]]
+#: ``scalar(value, path)`` -> the text of a non-container value, None for an array or object
+Scalar = Callable[[Any, str], "str | None"]
 
-    Iterative (an explicit stack of open containers), so nesting depth is limited only by memory.
+
+def write_canonical(value: Any, path: str, scalar: Scalar, members: Members, elements: Elements) -> str:
+    """The checked canonical writer both fingerprint dialects share: exact messages with a ``$.a[0]``
+    path, cycle detection (shared references are fine), containers opened in order.
+
+    The dialects differ only in which values they accept and how they name them — the stack/profile
+    digests here, the delegation runtime's ``canonicalSubagentJson``
+    (:mod:`forgec.execute.contract.fingerprints`) — so those are the three callables.  Iterative (an
+    explicit stack of open containers), so nesting depth is limited only by memory.
     """
-    text = _canon_scalar(value, path)
+    text = scalar(value, path)
     if text is not None:
-        out.append(text)
-        return
+        return text
+    out: list[str] = []
+    ancestors: set[int] = set()
     # frames: (iterator of (separator, child path, child), closing bracket, container id)
-    stack: list[tuple[Any, str, int]] = []
+    stack: list[tuple[Iterator[tuple[str, str, Any]], str, int]] = []
 
     def open_container(container: Any, where: str) -> None:
         if id(container) in ancestors:
             raise FingerprintError(f"Cannot fingerprint cyclic value at {where}.")
-        ancestors.add(id(container))
-        if isinstance(container, dict):
-            members = [(k, v) for k, v in container.items() if v is not UNDEFINED]
-            for k, _ in members:
-                if not isinstance(k, str):
-                    raise FingerprintError(f"Cannot fingerprint non-plain object at {where}.")
-            members.sort(key=lambda kv: utf16_key(kv[0]))
-            out.append("{")
-            children = ((("," if i else "") + json_quote(k) + ":", f"{where}.{k}", v) for i, (k, v) in enumerate(members))
-            stack.append((children, "}", id(container)))
-        else:
+        if isinstance(container, (list, tuple)):
+            children = elements(container, where)
+            ancestors.add(id(container))
             out.append("[")
-            children = (("," if i else "", f"{where}[{i}]", v) for i, v in enumerate(container))
             stack.append((children, "]", id(container)))
+            return
+        pairs = members(container, where)
+        ancestors.add(id(container))
+        out.append("{")
+        keyed = ((("," if i else "") + json_quote(k) + ":", f"{where}.{k}", v) for i, (k, v) in enumerate(pairs))
+        stack.append((keyed, "}", id(container)))
 
     open_container(value, path)
     while stack:
         children, closing, ident = stack[-1]
         for separator, where, child in children:
             out.append(separator)
-            text = _canon_scalar(child, where)
+            text = scalar(child, where)
             if text is not None:
                 out.append(text)
                 continue
@@ -130,6 +147,20 @@ def _canon(value: Any, path: str, ancestors: set[int], out: list[str]) -> None:
             stack.pop()
             ancestors.discard(ident)
             out.append(closing)
+    return "".join(out)
+
+
+def _canon_members(container: dict[Any, Any], where: str) -> list[tuple[str, Any]]:
+    members = [(k, v) for k, v in container.items() if v is not UNDEFINED]
+    for k, _ in members:
+        if not isinstance(k, str):
+            raise FingerprintError(f"Cannot fingerprint non-plain object at {where}.")
+    members.sort(key=lambda kv: utf16_key(kv[0]))
+    return members
+
+
+def _canon_elements(container: Any, where: str) -> Iterator[tuple[str, str, Any]]:
+    return (("," if i else "", f"{where}[{i}]", v) for i, v in enumerate(container))
 
 
 class _Unusual(Exception):
@@ -195,7 +226,7 @@ def canonical_json(value: Any) -> str:
     """The runtime's ``canonicalJson(value)``; raises :class:`FingerprintError` on non-JSON values.
 
     Plain data (nearly every stack) is printed by the C ``json`` encoder once :func:`_check_plain`
-    has vouched for it; anything else goes through :func:`_canon`, which also builds the value's
+    has vouched for it; anything else goes through :func:`write_canonical`, which also builds the value's
     path for the error message (only then).
     """
     try:
@@ -204,9 +235,7 @@ def canonical_json(value: Any) -> str:
     except _Unusual:
         text = None
     if text is None or (not text.isascii() and _LONE_SURROGATE.search(text)):
-        out: list[str] = []
-        _canon(value, "$", set(), out)
-        text = "".join(out)
+        text = write_canonical(value, "$", canonical_scalar, _canon_members, _canon_elements)
     return text
 
 

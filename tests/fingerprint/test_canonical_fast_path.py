@@ -1,7 +1,7 @@
 """The C-encoder fast path of ``canonical_json`` against the checked writer it shortcuts.
 
 ``canonical_json`` prints plain data with ``json``'s C encoder once ``_check_plain`` has vouched for
-it and falls back to ``_canon`` (which builds error paths) otherwise; both must give the same text,
+it and falls back to ``write_canonical`` (which builds error paths) otherwise; both must give the same text,
 and the same error, for every value.
 """
 
@@ -18,9 +18,9 @@ from forgec.js.values import UNDEFINED
 
 
 def _checked(value: Any) -> str:
-    out: list[str] = []
-    fingerprint._canon(value, "$", set(), out)
-    return "".join(out)
+    return fingerprint.write_canonical(
+        value, "$", fingerprint.canonical_scalar, fingerprint._canon_members, fingerprint._canon_elements
+    )
 
 
 def _outcome(function: Any, value: Any) -> tuple[str, str]:

@@ -16,17 +16,14 @@ HTTP backends (profiles-exec.md §6.6), so the sealing fingerprints are here too
 from __future__ import annotations
 
 import hashlib
-import math
+from collections.abc import Iterator
 from typing import Any
 
-from forgec.fingerprint import FingerprintError
+from forgec.fingerprint import FingerprintError, canonical_scalar, write_canonical
 from forgec.js.values import (
     HOLE,
     UNDEFINED,
-    JSBigInt,
     JSNonPlainObject,
-    js_number_to_string,
-    json_quote,
     utf16_key,
 )
 
@@ -42,40 +39,20 @@ __all__ = [
 ]
 
 
-def _typeof(value: Any) -> str:
-    if value is UNDEFINED:
-        return "undefined"
-    if isinstance(value, JSBigInt):
-        return "bigint"
-    if callable(value) and not isinstance(value, (dict, list, tuple)):
-        return "function"
-    return "object"
+def _members(container: Any, path: str) -> list[tuple[str, Any]]:
+    if isinstance(container, JSNonPlainObject):
+        raise FingerprintError(f"Cannot fingerprint non-plain object at {path}.")
+    members = [(str(k), v) for k, v in container.items() if v is not UNDEFINED]
+    members.sort(key=lambda kv: utf16_key(kv[0]))
+    return members
 
 
-def _scalar(value: Any, path: str) -> str | None:
-    """The text of a non-object value; ``None`` for an array or object."""
-    if value is None:
-        return "null"
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
-    if isinstance(value, str):
-        return json_quote(value)
-    if isinstance(value, (int, float)):
-        try:
-            number = float(value)
-        except OverflowError:  # an int beyond the largest double is Infinity in JavaScript
-            raise FingerprintError(f"Cannot fingerprint non-finite number at {path}.") from None
-        if not math.isfinite(number):
-            raise FingerprintError(f"Cannot fingerprint non-finite number at {path}.")
-        return "0" if number == 0 else js_number_to_string(value)
-    if isinstance(value, (list, tuple, dict)):
-        return None
-    kind = _typeof(value)
-    if kind != "object":
-        raise FingerprintError(f"Cannot fingerprint {kind} at {path}.")
-    raise FingerprintError(f"Cannot fingerprint non-plain object at {path}.")
+def _array_children(items: Any, path: str) -> Iterator[tuple[str, str, Any]]:
+    for index, item in enumerate(items):
+        where = f"{path}[{index}]"
+        if item is HOLE:
+            raise FingerprintError(f"Cannot fingerprint sparse array item at {where}.")
+        yield ("," if index else ""), where, item
 
 
 def canonical_subagent_json(value: Any) -> str:
@@ -84,56 +61,10 @@ def canonical_subagent_json(value: Any) -> str:
     Objects: own keys minus those whose value is ``undefined``, sorted by UTF-16 code units; a
     function-valued member is *not* dropped (``Cannot fingerprint function at $.f.``).  Arrays: a
     hole is refused before its element is looked at.  Cycles are refused, shared references are not.
-    Iterative, so deep values do not touch Python's recursion limit.
+    The walk is :func:`forgec.fingerprint.write_canonical`'s; this dialect's values are the three
+    callables.
     """
-    out: list[str] = []
-    ancestors: set[int] = set()
-    text = _scalar(value, "$")
-    if text is not None:
-        return text
-    # frames: (iterator of (separator, path, child), closing bracket, id of the container)
-    stack: list[tuple[Any, str, int]] = []
-
-    def open_container(container: Any, path: str) -> None:
-        if id(container) in ancestors:
-            raise FingerprintError(f"Cannot fingerprint cyclic value at {path}.")
-        if isinstance(container, (list, tuple)):
-            ancestors.add(id(container))
-            out.append("[")
-            stack.append((_array_children(container, path), "]", id(container)))
-            return
-        if isinstance(container, JSNonPlainObject):
-            raise FingerprintError(f"Cannot fingerprint non-plain object at {path}.")
-        ancestors.add(id(container))
-        keys = sorted((k for k, v in container.items() if v is not UNDEFINED), key=lambda k: utf16_key(str(k)))
-        out.append("{")
-        children = ((("," if i else "") + json_quote(str(k)) + ":", f"{path}.{k}", container[k]) for i, k in enumerate(keys))
-        stack.append((children, "}", id(container)))
-
-    open_container(value, "$")
-    while stack:
-        children, closing, ident = stack[-1]
-        for separator, path, child in children:
-            out.append(separator)
-            text = _scalar(child, path)
-            if text is not None:
-                out.append(text)
-                continue
-            open_container(child, path)
-            break
-        else:
-            stack.pop()
-            ancestors.discard(ident)
-            out.append(closing)
-    return "".join(out)
-
-
-def _array_children(items: Any, path: str) -> Any:
-    for index, item in enumerate(items):
-        where = f"{path}[{index}]"
-        if item is HOLE:
-            raise FingerprintError(f"Cannot fingerprint sparse array item at {where}.")
-        yield ("," if index else ""), where, item
+    return write_canonical(value, "$", canonical_scalar, _members, _array_children)
 
 
 def subagent_fingerprint(value: Any) -> str:

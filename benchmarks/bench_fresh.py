@@ -1,0 +1,89 @@
+"""Compile throughput on fresh inputs: every call gets a context file no earlier call saw.
+
+The workload of issue 14's first row, so no whole-result memo can help: for each round, every public
+stack case gets a context file of its own whose clock has moved by the round number (seconds), written to
+a temporary folder before timing starts. Each call is ``compile_report(stack_path, context_path)``
+without payloads: both files are opened, read, parsed and validated on every call, as pi-forge's runner
+reads both per case.
+
+    python benchmarks/bench_fresh.py [--rounds 20] [--profile] [--payloads]
+
+Run the reference side by side (the same folder of inputs) for a ratio; docs/performance.md records both.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import tempfile
+import time
+from datetime import datetime, timedelta
+from pathlib import Path
+
+CASES = Path(__file__).resolve().parent.parent / "tests" / "conformance" / "cases"
+
+
+def _moved(now: str | None, seconds: int) -> str:
+    base = datetime.fromisoformat((now or "2026-01-01T00:00:00Z").replace("Z", "+00:00"))
+    return (base + timedelta(seconds=seconds)).isoformat()
+
+
+def write_inputs(root: Path, rounds: int) -> list[list[tuple[Path, Path]]]:
+    """``rounds`` lists of (stack, context) paths; every context file differs from every other."""
+    cases = [c for c in sorted(CASES.iterdir()) if (c / "stack.json").is_file()]
+    plan: list[list[tuple[Path, Path]]] = [[] for _ in range(rounds)]
+    for case in cases:
+        folder = root / case.name
+        folder.mkdir()
+        stack = folder / "stack.json"
+        stack.write_bytes((case / "stack.json").read_bytes())
+        context = json.loads((case / "context.json").read_text(encoding="utf-8"))
+        for r in range(rounds):
+            fresh = dict(context, now=_moved(context.get("now"), r + 1))
+            path = folder / f"context-{r}.json"
+            path.write_text(json.dumps(fresh, ensure_ascii=False), encoding="utf-8")
+            plan[r].append((stack, path))
+    return plan
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=20, help="timed rounds over the corpus (default 20)")
+    parser.add_argument("--profile", action="store_true", help="print the top functions by own time")
+    parser.add_argument("--payloads", action="store_true", help="include the four provider bodies")
+    args = parser.parse_args()
+
+    from forgec.report import compile_report
+
+    with tempfile.TemporaryDirectory() as tmp:
+        plan = write_inputs(Path(tmp), args.rounds + 1)
+        warm, timed = plan[0], plan[1:]
+        for stack, context in warm:
+            compile_report(stack, context, payloads=args.payloads).to_report()
+        if args.profile:
+            import cProfile
+            import pstats
+
+            profiler = cProfile.Profile()
+            profiler.enable()
+            for calls in timed:
+                for stack, context in calls:
+                    compile_report(stack, context, payloads=args.payloads).to_report()
+            profiler.disable()
+            pstats.Stats(profiler).sort_stats("tottime").print_stats(35)
+            return
+        times = []
+        for calls in timed:
+            start = time.perf_counter()
+            for stack, context in calls:
+                compile_report(stack, context, payloads=args.payloads).to_report()
+            times.append(time.perf_counter() - start)
+        times.sort()
+        n = len(timed[0])
+        print(f"{n} stack cases, fresh context per call, payloads={'on' if args.payloads else 'off'}")
+        print(f"  best round:   {n / times[0]:,.0f} cases/s ({times[0] * 1000:.1f} ms per corpus)")
+        print(f"  median round: {n / times[len(times) // 2]:,.0f} cases/s")
+
+
+if __name__ == "__main__":
+    main()
