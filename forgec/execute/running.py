@@ -112,6 +112,9 @@ def verify_plan(document: Any, *, env: Environment, allow_drift: bool = False) -
 
     _structure(document)
     request, plan, sealed, transport = (document[k] for k in ("request", "plan", "sealed", "transport"))
+    if request.get("remoteEgressConsent") is not True:
+        raise RunRefused("egress consent is absent: the plan's request has no remoteEgressConsent, so its prompt "
+                         "may not leave this machine (make the plan again with `forgec plan`)")  # fmt: skip
     _refuse_on(c.validate_agent_request(request), "the plan's request is invalid")
     _refuse_on(c.validate_agent_execution_plan(plan, request), "the host plan is invalid")
     _refuse_on(c.verify_sealed_plan(sealed), "the sealed plan was changed")
