@@ -39,8 +39,9 @@ request body sealed with the plan's fingerprints. The summary is pi-forge's appr
 
 \b
 --context FILE is the selected context handed to the subagent (JSON or YAML):
-  {maxBytes: 4000, items: [{id: notes, kind: text, text: "...", required: true,
+  {maxBytes: 4000, items: [{id: notes, kind: summary, text: "...", required: true,
                             provenance: {source: user}}]}
+kind is summary, user-excerpt, assistant-excerpt, tool-result-excerpt or resource-excerpt;
 optional items are dropped newest first until the rendering fits maxBytes (§4.6).
 
 \b
