@@ -21,7 +21,6 @@ from forgec.cli._common import fail, no_traceback
 from forgec.cli.plan import echo_plan_findings, echo_refusal, make_plan, plan_options, say
 
 if TYPE_CHECKING:
-    from forgec.environment import Environment
     from forgec.execute.running import RunResult, VerifiedPlan
 
 _EPILOG = """\b
@@ -93,27 +92,6 @@ def _ask(document: dict[str, Any]) -> bool:
         raise RunRefused("rejected: nothing was sent")
 
 
-def _approve(verified: VerifiedPlan, env: Environment, *, approve: str | None, unattended: bool, trust: bool,
-             allow_egress: bool, now: int) -> dict[str, Any]:  # fmt: skip
-    """The approval record of this run, or :class:`RunRefused`."""
-    from forgec.execute.approval import approval_record
-    from forgec.execute.running import RunRefused, check_approval, unattended_allowed
-    from forgec.js.clock import iso_timestamp
-
-    fingerprint = verified.execution_fingerprint
-    if unattended:
-        unattended_allowed(verified, env=env, trusted=trust, allow_egress=allow_egress)
-        source, viewed = "trusted-project-config", False
-    elif approve is not None:
-        source, viewed = check_approval(verified, approve=approve), False
-    elif _interactive():
-        viewed, source = _ask(verified.document), "human"
-    else:
-        raise RunRefused("approval required: not on a terminal, so pass --approve <execution fingerprint> "
-                         "(`forgec plan` prints it), or --unattended with a trusted config")  # fmt: skip
-    return approval_record(fingerprint, approved_at=iso_timestamp(now), source=source, viewed_full_prompt=viewed)
-
-
 def _send(verified: VerifiedPlan) -> RunResult:
     """One request; on a terminal a live display of the stream (transient: the result is printed after)."""
     from forgec.execute.running import run_plan
@@ -142,32 +120,19 @@ def _send(verified: VerifiedPlan) -> RunResult:
 
 
 def _report(verified: VerifiedPlan, result: RunResult) -> int:
-    """Print the bounded result (standard output) and its status (standard error); the exit code."""
-    from forgec.execute.transcript import bounded_text
+    """Print the bounded result (standard output) and how the run ended (standard error)."""
+    from forgec.execute.transcript import bounded_text, exit_code, status_lines
 
-    response, outcome = result.response, result.outcome
     limit = int((verified.document["request"].get("resultProjection") or {}).get("maxChars") or 12_000)
-    shown, cut = bounded_text(outcome.text, limit)
+    text = result.outcome.text
+    shown, cut = bounded_text(text, limit)
     if shown:
         say(shown)
     if cut:
-        say(f"[output cut at {limit} of {len(outcome.text)} chars; --out FILE keeps all of it]", err=True)
-    usage = outcome.usage
-    tokens = f" · tokens {usage.input} in / {usage.output} out / {usage.total} total" if usage else ""
-    detail = {"failed": lambda: f": {response['error']['code']}: {response['error']['message']}",
-              "timed-out": lambda: f": {response.get('reason')}", "cancelled": lambda: f": {response.get('reason')}",
-              "limit-reached": lambda: f": {response.get('reachedLimit')}"}.get(outcome.status, lambda: "")()  # fmt: skip
-    say(f"forgec run: {outcome.status}{detail} ({outcome.duration_ms} ms{tokens})", err=True)
-    for warning in outcome.warnings:
-        say(f"forgec run: warning: {warning}", err=True)
-    errors = [p for p in result.problems if p.level == "error"]
-    for p in errors:
-        say(f"forgec run: error: the response does not validate: {p.code} {p.path or '$'}: {p.message}", err=True)
-    if outcome.status == "cancelled":
-        return 130
-    if errors or outcome.status in ("failed", "timed-out"):
-        return 1
-    return 0
+        say(f"[output cut at {limit} of {len(text)} chars; --out FILE keeps all of it]", err=True)
+    for line in status_lines(result):
+        say(f"forgec run: {line}", err=True)
+    return exit_code(result)
 
 
 @click.command("run", epilog=_EPILOG, context_settings={"help_option_names": ["-h", "--help"]})
@@ -203,7 +168,7 @@ def run_command(
     from forgec.cli._io import write_out
     from forgec.environment import Environment
     from forgec.execute.planning import PlanRefused
-    from forgec.execute.running import verify_plan
+    from forgec.execute.running import approve_run, verify_plan
     from forgec.execute.transcript import capture_records, run_record
     from forgec.js.clock import iso_timestamp, now_ms, parse_instant
 
@@ -230,8 +195,8 @@ def run_command(
         if path not in (None, "-") and not overwrite and os.path.lexists(path):  # before anything is sent
             fail(f"{path} already exists; pass --overwrite to replace it")
     verified = verify_plan(document, env=env, allow_drift=allow_drift)
-    approval = _approve(verified, env, approve=approve, unattended=unattended, trust=trust,
-                        allow_egress=allow_egress, now=at)  # fmt: skip
+    approval = approve_run(verified, env=env, approved_at=iso_timestamp(at), approve=approve, unattended=unattended,
+                           trusted=trust, allow_egress=allow_egress, ask=_ask if _interactive() else None)  # fmt: skip
     secret = os.environ.get(verified.credential_variable) if verified.credential_variable else None
     result = _send(verified)
     code = _report(verified, result)

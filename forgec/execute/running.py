@@ -35,7 +35,16 @@ if TYPE_CHECKING:
     from forgec.environment import Environment
     from forgec.execute.transport import ProviderOutcome
 
-__all__ = ["RunRefused", "RunResult", "VerifiedPlan", "check_approval", "run_plan", "unattended_allowed", "verify_plan"]
+__all__ = [
+    "RunRefused",
+    "RunResult",
+    "VerifiedPlan",
+    "approve_run",
+    "check_approval",
+    "run_plan",
+    "unattended_allowed",
+    "verify_plan",
+]
 
 
 class RunRefused(ForgecError):
@@ -191,6 +200,39 @@ def unattended_allowed(verified: VerifiedPlan, *, env: Environment, trusted: boo
     if not allow_egress:
         raise RunRefused("egress consent is absent: an unattended run sends the prompt without a person approving it; "
                          "pass --allow-egress to consent")  # fmt: skip
+
+
+def approve_run(
+    verified: VerifiedPlan,
+    *,
+    env: Environment,
+    approved_at: str,
+    approve: str | None = None,
+    unattended: bool = False,
+    trusted: bool = False,
+    allow_egress: bool = False,
+    ask: Callable[[dict[str, Any]], bool] | None = None,
+) -> dict[str, Any]:
+    """The approval record of this run (§4.10), or :class:`RunRefused`.
+
+    In order: ``unattended`` (the trusted project config approves, :func:`unattended_allowed`),
+    ``approve`` (a full execution fingerprint, :func:`check_approval`), then ``ask`` -- a person,
+    shown the plan, returns whether they viewed the full prompt or raises :class:`RunRefused` to
+    reject; without ``ask`` (not on a terminal) the run is refused.
+    """
+    from forgec.execute.approval import approval_record
+
+    if unattended:
+        unattended_allowed(verified, env=env, trusted=trusted, allow_egress=allow_egress)
+        source, viewed = "trusted-project-config", False
+    elif approve is not None:
+        source, viewed = check_approval(verified, approve=approve), False
+    elif ask is not None:
+        viewed, source = ask(verified.document), "human"
+    else:
+        raise RunRefused("approval required: not on a terminal, so pass --approve <execution fingerprint> "
+                         "(`forgec plan` prints it), or --unattended with a trusted config")  # fmt: skip
+    return approval_record(verified.execution_fingerprint, approved_at=approved_at, source=source, viewed_full_prompt=viewed)
 
 
 def _response(plan: dict[str, Any], outcome: ProviderOutcome) -> dict[str, Any]:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Final
 if TYPE_CHECKING:
     from forgec.execute.running import RunResult, VerifiedPlan
 
-__all__ = ["RECORD_TYPE", "bounded_text", "capture_records", "run_record"]
+__all__ = ["RECORD_TYPE", "bounded_text", "capture_records", "exit_code", "run_record", "status_lines"]
 
 RECORD_TYPE: Final = "forgec.run-record"
 
@@ -30,6 +30,34 @@ def bounded_text(text: str, max_chars: int) -> tuple[str, bool]:
     """The result as printed: at most ``max_chars`` characters (pi-forge's ``resultProjection``),
     and whether it was cut."""
     return (text, False) if len(text) <= max_chars else (text[:max_chars], True)
+
+
+def status_lines(result: RunResult) -> list[str]:
+    """How the run ended, for standard error: the status and its detail, duration and tokens,
+    the outcome's warnings, and every validation error of the response against the plan."""
+    response, outcome = result.response, result.outcome
+    detail = ""
+    if outcome.status == "failed":
+        detail = f": {response['error']['code']}: {response['error']['message']}"
+    elif outcome.status in ("timed-out", "cancelled"):
+        detail = f": {response.get('reason')}"
+    elif outcome.status == "limit-reached":
+        detail = f": {response.get('reachedLimit')}"
+    usage = outcome.usage
+    tokens = f" · tokens {usage.input} in / {usage.output} out / {usage.total} total" if usage else ""
+    lines = [f"{outcome.status}{detail} ({outcome.duration_ms} ms{tokens})"]
+    lines += [f"warning: {warning}" for warning in outcome.warnings]
+    lines += [f"error: the response does not validate: {p.code} {p.path or '$'}: {p.message}"
+              for p in result.problems if p.level == "error"]  # fmt: skip
+    return lines
+
+
+def exit_code(result: RunResult) -> int:
+    """0 completed (or stopped at the token cap), 1 failed, timed out or invalid, 130 cancelled."""
+    if result.outcome.status == "cancelled":
+        return 130
+    invalid = any(p.level == "error" for p in result.problems)
+    return 1 if invalid or result.outcome.status in ("failed", "timed-out") else 0
 
 
 def run_record(verified: VerifiedPlan, result: RunResult, approval: dict[str, Any], *, secret: str | None) -> dict[str, Any]:
