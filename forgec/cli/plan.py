@@ -63,7 +63,7 @@ def plan_options(func: Any) -> Any:
         click.option("--models", "models_file", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE",
                      help="A model catalog merged over the bundled, user and project ones."),
         click.option("--now", "now", metavar="INSTANT",
-                     help="The preparation time (ISO 8601 or epoch seconds); default $SOURCE_DATE_EPOCH, else the clock."),
+                     help="When the plan is made (run: also approvedAt, capturedAt); ISO 8601 or epoch seconds; default $SOURCE_DATE_EPOCH, else the clock."),
         click.option("--timeout", "timeout_ms", type=click.IntRange(1000, 3_600_000), metavar="MS",
                      help="The run's timeout in ms; default: the forge config's subagent timeout for the profile."),
         click.option("--global-dir", "global_dir", type=click.Path(file_okay=False, path_type=Path), metavar="DIR",

@@ -85,7 +85,9 @@ def _ask(document: dict[str, Any]) -> bool:
                               type=click.Choice(["a", "v", "r"]), show_choices=False)  # fmt: skip
         if choice == "v":
             viewed = True
-            click.echo_via_pager(full_prompt(document))
+            from forgec.output import escape_controls
+
+            click.echo_via_pager(escape_controls(full_prompt(document), keep_newlines=True))
             continue
         if choice == "a":
             return viewed

@@ -279,6 +279,7 @@ def run_plan(
     call = ProviderCall(
         api=verified.model.api, base_url=verified.model.base_url, model=verified.model.id, body=verified.body,
         api_key=key, auth_header=verified.model.auth.header if verified.model.auth else None, timeout_s=timeout / 1000,
+        token_budget=((plan.get("limits") or {}).get("tokenBudget") or {}).get("value"),
     )  # fmt: skip
     outcome = send(call, on_text=on_text, cancel=cancel)
     response = _response(plan, outcome)
