@@ -172,6 +172,7 @@ def run_command(
     from forgec.execute.planning import PlanRefused
     from forgec.execute.running import approve_run, verify_plan
     from forgec.execute.transcript import capture_records, run_record
+    from forgec.execute.transport import ensure_sdk
     from forgec.js.clock import iso_timestamp, now_ms, parse_instant
 
     at = parse_instant(now) if now is not None else now_ms()
@@ -197,6 +198,7 @@ def run_command(
         if path not in (None, "-") and not overwrite and os.path.lexists(path):  # before anything is sent
             fail(f"{path} already exists; pass --overwrite to replace it")
     verified = verify_plan(document, env=env, allow_drift=allow_drift)
+    ensure_sdk(verified.model.api)  # before anyone is asked to approve what could not be sent
     approval = approve_run(verified, env=env, approved_at=iso_timestamp(at), approve=approve, unattended=unattended,
                            trusted=trust, allow_egress=allow_egress, ask=_ask if _interactive() else None)  # fmt: skip
     secret = os.environ.get(verified.credential_variable) if verified.credential_variable else None

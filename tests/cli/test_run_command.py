@@ -352,3 +352,45 @@ def test_capture_writes_the_section_5_records(run: Run, project: Path, server: P
     assert request["truncated"] is False
     events = records["response"]["payload"]
     assert [e["type"] for e in events][:1] == ["message_start"] and events[-1]["type"] == "message_stop"
+
+
+# -- the documentation's walk-through -----------------------------------------------------------
+
+
+def test_the_walk_through_of_docs_execution(run: Run, tmp_path: Path, server: ProviderServer) -> None:
+    """docs/execution.md's first run, in a copy of the example project: ``local-pair``'s model is
+    put at the stand-in (the document uses port 8080; a test takes any free port)."""
+    import shutil
+
+    examples = Path(__file__).resolve().parents[2] / "examples"
+    project = tmp_path / "examples"
+    shutil.copytree(examples, project)
+    catalog = project / ".pi" / "forge" / "models.yaml"
+    catalog.write_text(catalog.read_text(encoding="utf-8").replace("http://127.0.0.1:8080/v1", server.base_url("openai-completions")),
+                       encoding="utf-8")  # fmt: skip
+    server.reply(Reply.normal(echo=True))
+    task = "Explain what the retry loop in client.py does"
+    planned = run("plan", "local-pair", task, "--out", "plan.json", cwd=project)
+    assert planned.exit_code == 0, planned.stderr
+    assert planned.stdout.splitlines()[0] == "Run foreground subagent project:local-pair?"
+    assert server.requests == []
+    refused(run("run", "plan.json", cwd=project), server, "approval required")
+    fp = json.loads((project / "plan.json").read_text(encoding="utf-8"))["plan"]["executionFingerprint"]
+    result = run("run", "plan.json", "--approve", fp, "--out", "run.json", cwd=project)
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == f'{DEFAULT_TEXT} You said: "{task}"\n'
+    assert server.last_request.path == "/v1/chat/completions" and server.last_request.credential_header is None
+
+
+def test_a_missing_sdk_is_said_before_approval(run: Run, project: Path, server: ProviderServer,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    from forgec.cli import run as run_module
+
+    make_plan(run, project, "anthropic-messages")
+    monkeypatch.setitem(sys.modules, "anthropic", None)  # what `import` sees for an absent package
+    monkeypatch.setattr(run_module, "_interactive", lambda: True)
+    result = run("run", "plan.json", cwd=project, input="a\n")
+    assert result.exit_code == 2
+    assert "pip install 'forgec[run]'" in result.stderr
+    assert "Run foreground subagent" not in result.stdout, "nobody is asked to approve what cannot be sent"
+    assert server.requests == []
