@@ -320,11 +320,12 @@ def test_a_plan_that_is_not_json_is_a_usage_error(run: Run, project: Path, serve
 # -- the planted key ----------------------------------------------------------------------------
 
 
+@pytest.mark.parametrize("api", APIS)
 @pytest.mark.parametrize("reply", ["normal", "error-echoing-the-key", "text-echoing-the-key"])
-def test_the_planted_key_appears_in_no_output(reply: str, run: Run, project: Path, server: ProviderServer,
+def test_the_planted_key_appears_in_no_output(reply: str, api: str, run: Run, project: Path, server: ProviderServer,
                                               caplog: pytest.LogCaptureFixture) -> None:  # fmt: skip
     caplog.set_level(logging.DEBUG)
-    plan = make_plan(run, project, "openai-completions", "--show-prompt")
+    plan = make_plan(run, project, api, "--show-prompt")
     server.reply({"normal": Reply.normal(echo=True), "error-echoing-the-key": Reply.error(401, f"Incorrect API key: {KEY}"),
                   "text-echoing-the-key": Reply.normal(f"your key is {KEY} right")}[reply])  # fmt: skip
     result = run("run", "plan.json", "--approve", fingerprint(plan), "--out", "run.json", "--capture", "capture.json",
@@ -394,3 +395,23 @@ def test_a_missing_sdk_is_said_before_approval(run: Run, project: Path, server: 
     assert "pip install 'forgec[run]'" in result.stderr
     assert "Run foreground subagent" not in result.stdout, "nobody is asked to approve what cannot be sent"
     assert server.requests == []
+
+
+def test_a_stop_at_the_output_cap_completes_with_a_warning(run: Run, project: Path, server: ProviderServer) -> None:
+    plan = make_plan(run, project, "anthropic-messages")
+    server.reply(Reply.length("This answer stops at the cap"))
+    result = run("run", "plan.json", "--approve", fingerprint(plan), cwd=project)
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == "This answer stops at the cap\n"
+    assert "forgec run: warning: The provider stopped at the output-token cap (max_tokens)" in result.stderr
+
+
+def test_an_error_inside_the_stream_is_a_failed_run_with_the_partial_text(run: Run, project: Path,
+                                                                          server: ProviderServer) -> None:  # fmt: skip
+    plan = make_plan(run, project, "openai-responses")
+    server.reply(Reply.stream_error("The stand-in broke mid-answer."))
+    result = run("run", "plan.json", "--approve", fingerprint(plan), "--out", "run.json", cwd=project)
+    assert result.exit_code == 1
+    assert "forgec run: failed: transport: " in result.stderr and "The stand-in broke mid-answer." in result.stderr
+    response = json.loads((project / "run.json").read_text(encoding="utf-8"))["response"]
+    assert response["status"] == "failed" and response["error"]["code"] == "transport"
