@@ -61,7 +61,8 @@ def _load_plan(path: str) -> Any:
     try:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        fail(f"cannot read the plan {path}: {getattr(exc, 'strerror', None) or exc}")
+        fail(f"cannot read the plan {path}: {getattr(exc, 'strerror', None) or exc} "
+             "(to plan and run in one go, give an agent profile SELECTOR and a TASK)")
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
