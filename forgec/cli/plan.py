@@ -189,6 +189,6 @@ def plan_command(
         say("")
         say(full_prompt(plan.document), err=False)
     if out is None:
-        say("Provider transport: not started; dry plan discarded (--out FILE keeps it).")
+        say("Provider transport: not started; dry plan discarded.")
     else:
         say(f"Plan written to {out}. To send it: forgec run {out}  (or --approve {plan.execution_fingerprint})")
