@@ -415,3 +415,20 @@ def test_an_error_inside_the_stream_is_a_failed_run_with_the_partial_text(run: R
     assert "forgec run: failed: transport: " in result.stderr and "The stand-in broke mid-answer." in result.stderr
     response = json.loads((project / "run.json").read_text(encoding="utf-8"))["response"]
     assert response["status"] == "failed" and response["error"]["code"] == "transport"
+
+
+def test_the_request_capture_is_compile_captures_record(run: Run, project: Path, server: ProviderServer) -> None:
+    """``run --capture``'s request record is the record ``compile --capture`` writes for the same
+    prompt, target and model (§5, built by the same code); only the stack's name differs: the
+    subagent's stack is named by its qualified id."""
+    plan = make_plan(run, project, "openai-responses")
+    result = run("run", "plan.json", "--approve", fingerprint(plan), "--capture", "run-capture.json", "--now", NOW, cwd=project)
+    assert result.exit_code == 0, result.stderr
+    context = compile_context(project, plan)
+    compiled = run("compile", ".pi/forge/prompt-stacks/helper.json", "--context", str(context), "--now", NOW,
+                   "--model", f"stand-in/{model_id('openai-responses')}", "--capture", "compile-capture.json", cwd=project)  # fmt: skip
+    assert compiled.exit_code == 0, compiled.stderr
+    ran = json.loads((project / "run-capture.json").read_text(encoding="utf-8"))["request"]
+    made = json.loads((project / "compile-capture.json").read_text(encoding="utf-8"))
+    assert (ran.pop("stackId"), made.pop("stackId")) == ("project:helper", "helper")
+    assert ran == made
