@@ -82,8 +82,11 @@ def _ask(document: dict[str, Any]) -> bool:
     viewed = False
     say("\n".join(plan_summary(document)))
     while True:
-        choice = click.prompt("[a] Approve and run  [v] View full prompt  [r] Reject", default="r",
-                              type=click.Choice(["a", "v", "r"]), show_choices=False)  # fmt: skip
+        try:
+            choice = click.prompt("[a] Approve and run  [v] View full prompt  [r] Reject", default="r",
+                                  type=click.Choice(["a", "v", "r"]), show_choices=False)  # fmt: skip
+        except click.exceptions.Abort:  # Ctrl-C or end of input at the question: no approval
+            raise RunRefused("not approved (interrupted): nothing was sent") from None
         if choice == "v":
             viewed = True
             from forgec.output import escape_controls

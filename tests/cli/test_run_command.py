@@ -432,3 +432,12 @@ def test_the_request_capture_is_compile_captures_record(run: Run, project: Path,
     made = json.loads((project / "compile-capture.json").read_text(encoding="utf-8"))
     assert (ran.pop("stackId"), made.pop("stackId")) == ("project:helper", "helper")
     assert ran == made
+
+
+def test_end_of_input_at_the_question_is_no_approval(run: Run, project: Path, server: ProviderServer,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    from forgec.cli import run as run_module
+
+    make_plan(run, project)
+    monkeypatch.setattr(run_module, "_interactive", lambda: True)
+    refused(run("run", "plan.json", cwd=project, input=""), server, "not approved (interrupted): nothing was sent")
