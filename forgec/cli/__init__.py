@@ -31,6 +31,8 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "fingerprint": ("forgec.cli.fingerprint", "fingerprint", "Print sha256:v1 fingerprints of stacks, profiles and JSON."),
     "snapshot": ("forgec.cli.snapshot", "snapshot", "Check or update golden files of compiled prompts."),
     "profile": ("forgec.cli.profile", "profile", "Agent profiles: list, validate, show, resolve against a model catalog."),
+    "plan": ("forgec.cli.plan", "plan_command", "Plan a delegation to an agent profile: what would be sent, where (offline)."),
+    "run": ("forgec.cli.run", "run_command", "Approve and send a plan once through the provider's SDK; print the result."),
     "migrate-stacks": ("forgec.cli.migrate_stacks", "migrate_stacks", "Copy legacy .pi/prompt-stacks into .pi/forge/prompt-stacks."),
 }
 

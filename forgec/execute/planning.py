@@ -116,6 +116,15 @@ def _errors(diagnostics: list[ContractDiagnostic]) -> list[ContractDiagnostic]:
     return [d for d in diagnostics if d.level == "error"]
 
 
+def _refuse_request(request: Any) -> None:
+    """The request's own validation (a bad ``--context`` shows here, with its contract codes)."""
+    from forgec.execute import contract as c
+
+    problems = _errors(list(c.validate_agent_request(request)))
+    if problems:
+        raise PlanRefused("the delegation request is invalid", contract=problems)
+
+
 def _workspace(env: Environment) -> ProfileWorkspace:
     from forgec.agents.profiles import load_workspace
 
@@ -134,9 +143,16 @@ def plan_delegation(
     now_ms: int,
     base_system_prompt: str = "",
     timeout_ms: int | None = None,
+    selected_context: dict[str, Any] | None = None,
+    check_auth: bool = True,
     workspace: ProfileWorkspace | None = None,
 ) -> DelegationPlan:
     """Plan one delegation of ``task`` to the profile ``selector`` (see the module docstring).
+
+    ``selected_context`` is the request's ``selectedContext`` (``{maxBytes, items}``, budgeted
+    by §4.6).  ``check_auth`` off leaves the credentials check to ``forgec run`` (which refuses
+    with exit 3, a safety gate) when planning and running in one go; a plan itself never holds
+    the credential, only the name of its variable through the catalog.
 
     Raises :class:`~forgec.errors.UsageError` for an unknown selector and :class:`PlanRefused`
     when the profile cannot be used or the contract refuses the plan.
@@ -156,7 +172,7 @@ def plan_delegation(
     if loaded is None:
         known = ", ".join(str(p.key) for p in workspace.effective_profiles) or "none"
         raise UsageError(f"no agent profile {selector!r} (known: {known})")
-    resolved = resolve_profile(loaded, stacks=workspace.stacks, models=env.catalog, available=env.catalog.authenticated())
+    resolved = resolve_profile(loaded, stacks=workspace.stacks, models=env.catalog, available=env.catalog.authenticated() if check_auth else None)
     if not resolved.usable or resolved.model is None:
         raise PlanRefused(f"agent profile {loaded.key} cannot be used", profile=list(resolved.diagnostics))
     model = resolved.model
@@ -173,8 +189,9 @@ def plan_delegation(
         profile_id=snapshot["profileId"], task=task,
         request_id=_stable_id("request", snapshot["profileFingerprint"], task, prepared_at),
         expected_profile_fingerprint=snapshot["profileFingerprint"], timeout_ms=timeout_ms,
-        max_chars=RESULT_MAX_CHARS, remote_egress_consent=True,
+        max_chars=RESULT_MAX_CHARS, remote_egress_consent=True, selected_context=selected_context,
     )  # fmt: skip
+    _refuse_request(request)
     model_ref = {"provider": model.provider, "id": model.id}
     runtime: dict[str, Any] = {
         "baseSystemPrompt": base_system_prompt,

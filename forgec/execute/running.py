@@ -35,7 +35,16 @@ if TYPE_CHECKING:
     from forgec.environment import Environment
     from forgec.execute.transport import ProviderOutcome
 
-__all__ = ["RunRefused", "RunResult", "VerifiedPlan", "check_approval", "run_plan", "unattended_allowed", "verify_plan"]
+__all__ = [
+    "RunRefused",
+    "RunResult",
+    "VerifiedPlan",
+    "approve_run",
+    "check_approval",
+    "run_plan",
+    "unattended_allowed",
+    "verify_plan",
+]
 
 
 class RunRefused(ForgecError):
@@ -112,6 +121,9 @@ def verify_plan(document: Any, *, env: Environment, allow_drift: bool = False) -
 
     _structure(document)
     request, plan, sealed, transport = (document[k] for k in ("request", "plan", "sealed", "transport"))
+    if request.get("remoteEgressConsent") is not True:
+        raise RunRefused("egress consent is absent: the plan's request has no remoteEgressConsent, so its prompt "
+                         "may not leave this machine (make the plan again with `forgec plan`)")  # fmt: skip
     _refuse_on(c.validate_agent_request(request), "the plan's request is invalid")
     _refuse_on(c.validate_agent_execution_plan(plan, request), "the host plan is invalid")
     _refuse_on(c.verify_sealed_plan(sealed), "the sealed plan was changed")
@@ -190,6 +202,39 @@ def unattended_allowed(verified: VerifiedPlan, *, env: Environment, trusted: boo
                          "pass --allow-egress to consent")  # fmt: skip
 
 
+def approve_run(
+    verified: VerifiedPlan,
+    *,
+    env: Environment,
+    approved_at: str,
+    approve: str | None = None,
+    unattended: bool = False,
+    trusted: bool = False,
+    allow_egress: bool = False,
+    ask: Callable[[dict[str, Any]], bool] | None = None,
+) -> dict[str, Any]:
+    """The approval record of this run (§4.10), or :class:`RunRefused`.
+
+    In order: ``unattended`` (the trusted project config approves, :func:`unattended_allowed`),
+    ``approve`` (a full execution fingerprint, :func:`check_approval`), then ``ask`` -- a person,
+    shown the plan, returns whether they viewed the full prompt or raises :class:`RunRefused` to
+    reject; without ``ask`` (not on a terminal) the run is refused.
+    """
+    from forgec.execute.approval import approval_record
+
+    if unattended:
+        unattended_allowed(verified, env=env, trusted=trusted, allow_egress=allow_egress)
+        source, viewed = "trusted-project-config", False
+    elif approve is not None:
+        source, viewed = check_approval(verified, approve=approve), False
+    elif ask is not None:
+        viewed, source = ask(verified.document), "human"
+    else:
+        raise RunRefused("approval required: not on a terminal, so pass --approve <execution fingerprint> "
+                         "(`forgec plan` prints it), or --unattended with a trusted config")  # fmt: skip
+    return approval_record(verified.execution_fingerprint, approved_at=approved_at, source=source, viewed_full_prompt=viewed)
+
+
 def _response(plan: dict[str, Any], outcome: ProviderOutcome) -> dict[str, Any]:
     """The §4.9 ``AgentResponse`` of an outcome (§6.5 normalisation)."""
     response: dict[str, Any] = {
@@ -234,6 +279,7 @@ def run_plan(
     call = ProviderCall(
         api=verified.model.api, base_url=verified.model.base_url, model=verified.model.id, body=verified.body,
         api_key=key, auth_header=verified.model.auth.header if verified.model.auth else None, timeout_s=timeout / 1000,
+        token_budget=((plan.get("limits") or {}).get("tokenBudget") or {}).get("value"),
     )  # fmt: skip
     outcome = send(call, on_text=on_text, cancel=cancel)
     response = _response(plan, outcome)

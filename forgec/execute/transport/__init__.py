@@ -39,6 +39,7 @@ __all__ = [
     "ProviderOutcome",
     "TransportFailure",
     "Usage",
+    "ensure_sdk",
     "send",
 ]
 
@@ -50,6 +51,15 @@ _SDKS: Final = {
     "openai-responses": ("openai", "openai"),
 }
 APIS: Final = tuple(_SDKS)
+
+
+def ensure_sdk(api: str) -> None:
+    """Raise :class:`MissingSdkError` (or :class:`~forgec.errors.UsageError` for an API with no
+    transport) now, before a person is asked to approve a run that could not be sent."""
+    if api not in _SDKS:
+        raise UsageError(f"No transport for the {api} API (known: {', '.join(APIS)})")
+    module, package = _SDKS[api]
+    require_sdk(module, package, api)
 
 
 def send(
@@ -65,10 +75,7 @@ def send(
     :class:`~forgec.errors.UsageError` for an API forgec has no transport for; never for a failure
     of the exchange itself, which is the outcome's ``status``/``error``.
     """
-    if call.api not in _SDKS:
-        raise UsageError(f"No transport for the {call.api} API (known: {', '.join(APIS)})")
-    module, package = _SDKS[call.api]
-    require_sdk(module, package, call.api)
+    ensure_sdk(call.api)
     if call.api == "anthropic-messages":
         from forgec.execute.transport.anthropic_messages import stream
     elif call.api == "google-generative-ai":
