@@ -43,7 +43,9 @@ def preview(
 ) -> None:
     """Compile STACK and show its system prompt, messages (with sources) and diagnostics.
 
-    Exit codes: 0 when no diagnostic is an error; 1 otherwise: an error diagnostic, a trusted
+    Exit codes: 0 when no diagnostic is an error; 1 otherwise: an error diagnostic, a context
+    message every provider would refuse (FG804-FG806, printed on stderr as
+    ctx.yaml:line:col: FGnnn [error] ...), a trusted
     plugin that is installed but fails to load (FG950, printed on stderr), or a stack file that
     cannot be parsed; 2 for unreadable input or a broken pyproject.toml.  A plugin named in
     [tool.forgec] plugins that is not installed is a warning (FG952): the preview is shown and
@@ -100,7 +102,7 @@ def preview(
     else:
         # pi-forge's text, with control characters from the stack made visible (not executed)
         click.echo(escape_controls(render_text(report), keep_newlines=True))
-    has_error = bool(run.env.plugins.errors) or any(d.get("level") == "error" for d in preview_diagnostics(report))
+    has_error = bool(run.env.plugins.errors) or run.context_errors > 0 or any(d.get("level") == "error" for d in preview_diagnostics(report))
     sys.exit(1 if has_error else 0)
 
 
