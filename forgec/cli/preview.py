@@ -81,7 +81,14 @@ def preview(
       forgec preview coding.json --context long-chat.yaml --max-messages 30
     """
     from forgec.js.values import dumps_report
-    from forgec.output.preview import Shown, layout_cut, preview_diagnostics, render_markdown, render_rich, render_text
+    from forgec.output.preview import (
+        Shown,
+        layout_cut,
+        preview_diagnostics,
+        render_markdown,
+        render_rich,
+        render_text,
+    )
     from forgec.output.textsafe import escape_controls
 
     if show_all and max_messages is not None:
