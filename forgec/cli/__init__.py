@@ -32,6 +32,8 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "snapshot": ("forgec.cli.snapshot", "snapshot", "Check or update golden files of compiled prompts."),
     "profile": ("forgec.cli.profile", "profile", "Agent profiles: list, validate, show, resolve against a model catalog."),
     "migrate-stacks": ("forgec.cli.migrate_stacks", "migrate_stacks", "Copy legacy .pi/prompt-stacks into .pi/forge/prompt-stacks."),
+    "init": ("forgec.cli.init", "init", "Create a project: a stack, a context, a golden test, a pre-commit hook."),
+    "completion": ("forgec.cli.completion", "completion", "Print the shell completion script (bash, zsh, fish)."),
 }
 
 
