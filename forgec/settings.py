@@ -46,6 +46,7 @@ __all__ = [
     "load_settings_file",
     "parse_selector_list",
     "selects",
+    "suggest_rule",
 ]
 
 _PREFIX = re.compile(r"^FG\d{0,3}$")
@@ -218,7 +219,7 @@ def _check_selector(selector: str, where: str) -> None:
     specificity = _specificity(selector)
     if specificity < 0:
         raise SettingsError(
-            f"{where}: unknown rule selector {selector!r}{_did_you_mean(selector)}: use a code (FG101), a rule "
+            f"{where}: unknown rule selector {selector!r}{suggest_rule(selector)}: use a code (FG101), a rule "
             "name (duplicate-item-id), a code prefix (FG1) or ALL; `forgec rule` lists the rules"
         )
     if 0 < specificity < 5:
@@ -233,8 +234,9 @@ def _check_selector(selector: str, where: str) -> None:
             )
 
 
-def _did_you_mean(selector: str) -> str:
-    """`` (did you mean 'item-role-invalid'?)`` for a selector one typo away from a rule name or code."""
+def suggest_rule(selector: str) -> str:
+    """`` (did you mean 'item-role-invalid'?)`` for a selector one typo away from a rule name or
+    code (``--select``, ``[tool.forgec]`` and ``forgec rule`` give the same hint)."""
     import difflib
 
     from forgec.rules import all_rules

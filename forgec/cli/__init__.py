@@ -34,6 +34,8 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "plan": ("forgec.cli.plan", "plan_command", "Plan a delegation to an agent profile: what would be sent, where (offline)."),
     "run": ("forgec.cli.run", "run_command", "Approve and send a plan once through the provider's SDK; print the result."),
     "migrate-stacks": ("forgec.cli.migrate_stacks", "migrate_stacks", "Copy legacy .pi/prompt-stacks into .pi/forge/prompt-stacks."),
+    "init": ("forgec.cli.init", "init", "Create a project: a stack, a context, a golden test, a pre-commit hook."),
+    "completion": ("forgec.cli.completion", "completion", "Print the shell completion script (bash, zsh, fish)."),
 }
 
 

@@ -36,6 +36,8 @@ class CompiledStack:
     env: Environment  #: the run's environment (``.plugins.errors`` for the exit code)
     display: str  #: the stack's name in messages: its path, or the ``--stdin-filename`` (``-``)
     from_stdin: bool  #: STACK was ``-``: there is no stack file to protect from ``--out``
+    #: the ``--context`` file's messages a provider would refuse (FG804-FG806), already printed
+    context_errors: int = 0
 
 
 def stack_and_context(context_help: str) -> Callable[[F], F]:
@@ -135,4 +137,11 @@ def compile_stack_argument(
         fail(str(exc))
     env.plugins.note_untrusted(needs_plugin([*result.loaded.diagnostics, *result.diagnostics]))
     echo_notes(env.plugin_diagnostics, command)
-    return CompiledStack(result, env, display, from_stdin)
+    hazards = []
+    if context_path is not None:
+        # what the context format accepts but a provider body fails on, at the context's line and column
+        from forgec.lint.context import context_file_findings
+
+        hazards = context_file_findings(context_path)
+        echo_diagnostics(str(context_path), hazards)
+    return CompiledStack(result, env, display, from_stdin, len(hazards))

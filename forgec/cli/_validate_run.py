@@ -87,7 +87,7 @@ def _statistics(report: LintReport, fmt: str) -> str:
         return json.dumps(doc, indent=2) + "\n"
     width = max((len(str(counts[c])) for c in rows), default=1)
     lines = [f"{counts[c]:>{width}}  {c}  {names[c]}" + (f"  ({fixable[c]} fixable)" if fixable[c] else "") for c in rows]
-    return "".join(line + "\n" for line in lines) + report.summary_line() + "\n"
+    return "".join(line + "\n" for line in lines) + report.summary_line(folded=False) + "\n"
 
 
 def _fix_or_diff(args: ValidateRun, report: LintReport) -> int | None:

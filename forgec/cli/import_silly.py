@@ -89,6 +89,10 @@ def _progress(enabled: bool) -> Iterator[Callable[[str, int, int], None]]:
     help="json also writes <id>.fidelity.json: every prompt, marker, macro and regex script with its "
     "status (converted/approximated/unsupported) and a reason code.",
 )  # fmt: skip
+@click.option(
+    "--pi-forge-report", is_flag=True,
+    help="Write <id>.md exactly as pi-forge does, without forgec's fidelity section and next steps.",
+)  # fmt: skip
 @no_traceback
 def import_silly(
     preset: Path,
@@ -99,11 +103,14 @@ def import_silly(
     overwrite: bool,
     output_format: str,
     report_format: str,
+    pi_forge_report: bool = False,
 ) -> None:
     """Import a SillyTavern chat-completion PRESET as a pi-forge prompt stack.
 
     Converts exactly as pi-forge 0.4.1's /preset import-silly does and writes
-    .pi/forge/prompt-stacks/<id>.json and .pi/forge/import-reports/<id>.md. Most exported presets
+    .pi/forge/prompt-stacks/<id>.json and .pi/forge/import-reports/<id>.md: pi-forge's report, then
+    forgec's fidelity section (every loss counted per reason, as in --report-format json) and next
+    steps as forgec commands (--pi-forge-report: pi-forge's text alone). Most exported presets
     have two prompt_order entries (100000 and 100001): pass CHARACTER_ID, usually 100001.
 
     \b
@@ -119,7 +126,7 @@ def import_silly(
         with _progress(sys.stderr.isatty() and output_format == "text") as progress:
             done = import_into_project(
                 preset, character_id, out_dir=out_dir, stack_id=stack_id, dry_run=dry_run, overwrite=overwrite,
-                fidelity_report=report_format == "json", progress=progress,
+                fidelity_report=report_format == "json", progress=progress, pi_forge_report=pi_forge_report,
             )  # fmt: skip
     except ImportFailure as failure:
         if output_format == "json":
@@ -163,7 +170,7 @@ def _print_text(done: ProjectImport) -> None:
         if fidelity_wanted:
             click.echo(f"Would write fidelity report to: {done.fidelity_path}")
         click.echo(f"\n## Generated stack JSON\n\n```json\n{done.files[0][1]}\n```\n")
-        click.echo(result.report)
+        click.echo(done.files[1][1])
         if fidelity_wanted:
             click.echo("\n" + done.files[2][1])
         click.echo(fidelity_line, err=True)

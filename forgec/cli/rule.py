@@ -86,7 +86,9 @@ def rule(code: str | None, fmt: str) -> None:
         prefix = code.strip().upper()
         rules = [r for r in all_rules() if r.code.startswith(prefix)] if prefix.startswith("FG") else []
         if not rules:
-            fail(f"unknown rule {code!r}; `forgec rule` lists every code and name")
+            from forgec.settings import suggest_rule
+
+            fail(f"unknown rule {code!r}{suggest_rule(code)}; `forgec rule` lists every code and name")
             return
     else:
         rules = all_rules()

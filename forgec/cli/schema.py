@@ -55,7 +55,11 @@ def schema(name: str | None, strict: bool) -> None:
         return
     key = name.removesuffix(_SUFFIX).removesuffix(".json")
     if key not in names:
-        fail(f"unknown schema {name!r}; available: {', '.join(names) or '(none)'}")
+        import difflib
+
+        close = difflib.get_close_matches(key, names, n=1, cutoff=0.6)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        fail(f"unknown schema {name!r}{hint}; available: {', '.join(names) or '(none)'}")
         return
     from forgec.resources import schema_path
 

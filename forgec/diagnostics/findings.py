@@ -16,7 +16,7 @@ from typing import Any
 
 from forgec.diagnostics import Diagnostic, level_rank
 
-__all__ = ["FileResult", "Finding", "LintReport", "ReportedFile"]
+__all__ = ["FileResult", "Finding", "LintReport", "ReportedFile", "group_severity"]
 
 
 @dataclass(slots=True)
@@ -169,7 +169,9 @@ class LintReport:
             "exitCode": self.exit_code,
         }
 
-    def summary_line(self) -> str:
+    def summary_line(self, *, folded: bool = True) -> str:
+        """``Found 1 error, 2 warnings, 0 info in 1 file.``; ``folded`` adds how many findings the
+        human formats show as notes (off for ``--statistics``, which lists every rule)."""
         counts = self.counts()
         n = len(self.files)
         files = f"{n} file{'s' if n != 1 else ''}"
@@ -185,4 +187,15 @@ class LintReport:
             f"{counts['warning']} warning{'s' if counts['warning'] != 1 else ''}",
             f"{counts['info']} info",
         ]
-        return f"Found {', '.join(parts)} in {files}.{unread}"
+        notes = sum(len(n) for r in self.files for _, n in r.grouped()) if folded else 0
+        shown = sum(counts.values()) - notes
+        # the counts are every finding (as json and sarif count them); a reader who sees fewer
+        # entries is told where the rest are
+        also = f" ({shown} shown, {notes} more as notes under the mistake that caused them)" if notes else ""
+        return f"Found {', '.join(parts)} in {files}{also}.{unread}"
+
+
+def group_severity(finding: Finding, notes: list[Finding]) -> str:
+    """The most severe level of a mistake and what it caused: what an annotation, a JUnit failure
+    or a Code Quality issue is filed as, so a folded error is never reported as a warning."""
+    return max((finding, *notes), key=lambda f: level_rank(f.severity)).severity

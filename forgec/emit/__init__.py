@@ -188,7 +188,7 @@ def build_request(
         result.diagnostics.append(
             Diagnostic(
                 "error",
-                f"pi-ai fails to build the {target} request: {result.error}",
+                f"pi-ai fails to build the {target} request: {result.error}{_failure_cause(prompt, result.error)}",
                 rules.PAYLOAD_REQUEST_FAILED,
                 extra=True,
             )
@@ -204,6 +204,28 @@ def build_request(
             )
         )
     return result
+
+
+def _failure_cause(prompt: Prompt, error: str) -> str:
+    """``: compiled message 2 (assistant): …`` naming the message a failed body tripped over, when
+    one is known.
+
+    pi-ai's error text stays as it is (it is what ``payloads.<api>.error`` compares); this says
+    which message and why, so the reader need not guess from a TypeError.
+    """
+    from forgec.emit.hazards import describe_hazard, message_hazards
+    from forgec.rules import payloads as codes
+
+    if "(reading 'totalTokens')" in error:
+        wanted = codes.CONTEXT_USAGE_MISSING
+    elif error.startswith("Cannot read properties of"):
+        wanted = codes.CONTEXT_TOOL_CALL_ID
+    else:
+        return ""
+    hazards = [h for h in message_hazards(prompt.messages) if h.code == wanted]
+    if not hazards:
+        return ""
+    return " -- compiled " + describe_hazard(hazards[0], prompt.messages)
 
 
 def emit_body(

@@ -164,8 +164,24 @@ def lint_targets(
                 # not in a group, or not something the group loader lists (a YAML file, a legacy
                 # file shadowed by the primary folder): load it on its own
                 found = load_stack_file(target.path, scope="project", supported_slots=slots)
+            if _is_context(found):
+                from forgec.lint.context import lint_context_file
+
+                results.append(lint_context_file(target.path, target.display))
+                continue
             results.append(_finish(found, target.display, registry, prefix))
     return _once_each(results, from_stdin)
+
+
+def _is_context(loaded: LoadedStack) -> bool:
+    """A context file named to ``validate`` (outside a project's stack folders, where pi-forge
+    would load it as a stack): it is linted as a context (:mod:`forgec.lint.context`)."""
+    from forgec.lint.context import looks_like_context
+
+    document = loaded.document
+    if document is None or not document.parsed or Path(loaded.path).parent.name == "prompt-stacks":
+        return False
+    return looks_like_context(loaded.raw)
 
 
 def _once_each(results: list[FileResult], from_stdin: set[int]) -> list[FileResult]:

@@ -42,7 +42,7 @@ def render(report: LintReport, out: TextIO, *, color: bool = False, quiet: bool 
     if quiet:
         out.write(report.summary_line() + "\n")
         return
-    from forgec.diagnostics import level_rank
+    from forgec.diagnostics.findings import group_severity
 
     for reported in report.files:
         for finding, notes in reported.grouped():
@@ -59,6 +59,6 @@ def render(report: LintReport, out: TextIO, *, color: bool = False, quiet: bool 
                     ("title", title),
                 )
             )
-            severity = max((finding, *notes), key=lambda f: level_rank(f.severity)).severity
+            severity = group_severity(finding, notes)
             message = "\n".join([finding.message, *(f"Also: {n.code} {n.message}" for n in notes)])
             out.write(f"::{_COMMAND.get(severity, 'notice')} {props}::{escape_data(message)}\n")

@@ -24,6 +24,8 @@ _SEVERITY = {"error": "major", "warning": "minor", "info": "info"}
 
 
 def document(report: LintReport) -> list[dict[str, Any]]:
+    from forgec.diagnostics.findings import group_severity
+
     issues: list[dict[str, Any]] = []
     for reported in report.files:
         path = reported.result.path
@@ -35,7 +37,7 @@ def document(report: LintReport) -> list[dict[str, Any]]:
                 "description": description,
                 "check_name": f"{finding.code} {finding.name}".strip(),
                 "fingerprint": digest.hexdigest(),
-                "severity": _SEVERITY.get(finding.severity, "info"),
+                "severity": _SEVERITY.get(group_severity(finding, notes), "info"),
                 "location": {"path": path, "lines": {"begin": line, "end": max(end_line, line)}},
             })  # fmt: skip
     return issues

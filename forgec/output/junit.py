@@ -25,7 +25,9 @@ def _xml(text: str) -> str:
 
 
 def render(report: LintReport, out: TextIO, *, color: bool = False, quiet: bool = False) -> None:
-    suites = [(r, [(f, notes) for f, notes in r.grouped() if f.severity != "info"]) for r in report.files]
+    from forgec.diagnostics.findings import group_severity
+
+    suites = [(r, [(f, notes) for f, notes in r.grouped() if group_severity(f, notes) != "info"]) for r in report.files]
     failures = sum(len(grouped) for _, grouped in suites)
     tests = sum(max(len(grouped), 1) for _, grouped in suites) or 1
     out.write('<?xml version="1.0" encoding="UTF-8"?>\n')
@@ -42,7 +44,7 @@ def render(report: LintReport, out: TextIO, *, color: bool = False, quiet: bool 
                               *(f"also: {n.code} [{n.severity}] {n.message}" for n in notes)])  # fmt: skip
             message = quoteattr(escape_controls(finding.message))
             out.write(f"    <testcase classname={quoteattr(path)} name={name} file={quoteattr(path)} line=\"{line}\">\n")
-            out.write(f"      <failure type={quoteattr(finding.severity)} message={message}>{_xml(body)}</failure>\n")
+            out.write(f"      <failure type={quoteattr(group_severity(finding, notes))} message={message}>{_xml(body)}</failure>\n")
             out.write("    </testcase>\n")
         out.write("  </testsuite>\n")
     if not report.files:

@@ -15,6 +15,8 @@ from forgec.model.messages import preview_text
 
 __all__ = [
     "PREVIEW_LIMIT",
+    "Shown",
+    "layout_cut",
     "message_title",
     "preview_diagnostics",
     "render_diagnostics",
@@ -87,13 +89,46 @@ def _sections(report: dict[str, Any]) -> list[tuple[str, str | None, str]]:
     return out
 
 
-def _layout(sections: list[tuple[str, str | None, str]]) -> str:
+def _layout(sections: list[tuple[str, str | None, str]], *, cut: bool = True) -> str:
+    """§11.2's layout; ``cut`` False (forgec's ``--all``/``--max-messages``) keeps every section."""
     text = ""
     for title, role, content in sections:
         text += f"\n--- {title}" + (f" ({role})" if role is not None else "") + " ---\n" + content + "\n"
-        if js_len(text) > PREVIEW_LIMIT:
+        if cut and js_len(text) > PREVIEW_LIMIT:
             return utf16_slice(text, 0, PREVIEW_LIMIT) + "\n\n[preview truncated]"
     return js_trim_start(text)
+
+
+def layout_cut(report: dict[str, Any]) -> tuple[int, int] | None:
+    """``(n, total)`` when pi-forge's 8000-unit cut falls inside message ``n`` (1-based) of
+    ``total``, else None: what ``forgec preview`` tells the reader the layout lost."""
+    sections = _sections(report)
+    length = 0
+    for index, (title, role, content) in enumerate(sections):
+        length += js_len(f"\n--- {title}" + (f" ({role})" if role is not None else "") + " ---\n" + content + "\n")
+        if length > PREVIEW_LIMIT:
+            return index + 1, len(sections)
+    return None
+
+
+class Shown:
+    """Which messages a forgec rendering shows: pi-forge's cut (the default), the first ``limit``
+    (``--max-messages N``) or all of them (``--all``)."""
+
+    __slots__ = ("limit", "pi_forge")
+
+    def __init__(self, limit: int | None = None, *, pi_forge: bool = True) -> None:
+        self.limit = limit
+        self.pi_forge = pi_forge and limit is None
+
+    def pick(self, sections: list[tuple[str, str | None, str]]) -> list[tuple[str, str | None, str]]:
+        return sections if self.limit is None else sections[: self.limit]
+
+    def note(self, total: int) -> str | None:
+        """``[10 of 42 messages shown; --all shows every message]`` when messages were left out."""
+        if self.limit is None or total <= self.limit:
+            return None
+        return f"[{self.limit} of {total} messages shown; --all shows every message]"
 
 
 def _stack_id(report: dict[str, Any]) -> str:
@@ -107,9 +142,18 @@ def _system_prompt(report: dict[str, Any]) -> str:
     return prompt if isinstance(prompt, str) else ""
 
 
-def render_text(report: dict[str, Any]) -> str:
-    """pi-forge's ``/preset preview`` text (§11.2), byte for byte."""
+def render_text(report: dict[str, Any], shown: Shown | None = None) -> str:
+    """pi-forge's ``/preset preview`` text (§11.2), byte for byte; with ``shown`` (``--all``,
+    ``--max-messages``) the layout is not cut at 8000 units but keeps the messages asked for."""
     prompt = _system_prompt(report)
+    if shown is None or shown.pi_forge:
+        layout = _layout(_sections(report))
+    else:
+        sections = _sections(report)
+        layout = _layout(shown.pick(sections), cut=False)
+        note = shown.note(len(sections))
+        if note is not None:
+            layout += "\n\n" + note
     return "\n".join(
         [
             f"# Prompt stack preview: {_stack_id(report)}",
@@ -120,7 +164,7 @@ def render_text(report: dict[str, Any]) -> str:
             "",
             "## Message layout",
             "",
-            _layout(_sections(report)),
+            layout,
             "",
             "## Diagnostics",
             "",
@@ -165,15 +209,19 @@ def _md_block(text: str) -> str:
     return escape_controls(text, keep_newlines=True)
 
 
-def render_markdown(report: dict[str, Any]) -> str:
+def render_markdown(report: dict[str, Any], shown: Shown | None = None) -> str:
     """A Markdown document: system prompt, a message table with sources, each message, diagnostics.
 
     Every value from the stack (ids, names, prompt text, messages) has its terminal control
     characters shown escaped (``\\x1b``), like the text format: the document is often printed.
+    Every message is shown unless ``shown`` limits them (``--max-messages``).
     """
     compiled = report.get("messages") or {}
     sources = compiled.get("sources") or []
-    sections = _sections(report)
+    every = _sections(report)
+    shown = shown or Shown(pi_forge=False)
+    sections = shown.pick(every)
+    note = shown.note(len(every))
     prompt = _system_prompt(report)
     out = [f"# Prompt stack preview: `{_md_inline(_stack_id(report))}`", "", "## System prompt", ""]
     fence = _fence(prompt)
@@ -190,6 +238,8 @@ def render_markdown(report: dict[str, Any]) -> str:
             fence = _fence(content)
             heading = f"### {i + 1}. {_md_inline(title)}" + (f" ({_md_inline(role)})" if role else "")
             out += [heading, "", fence + "text", _md_block(content), fence, ""]
+        if note is not None:
+            out += [f"*{note}*", ""]
     else:
         out += ["*(no messages)*", ""]
     out += ["## Diagnostics", ""]
@@ -208,8 +258,9 @@ _LEVEL_STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 _ROLE_STYLE = {"user": "green", "assistant": "magenta", "custom": "blue", "toolResult": "bright_black"}
 
 
-def render_rich(report: dict[str, Any], console: Any) -> None:
-    """The preview for a terminal: one panel per message, titled with its role and source."""
+def render_rich(report: dict[str, Any], console: Any, shown: Shown | None = None) -> None:
+    """The preview for a terminal: one panel per message, titled with its role and source (every
+    message, unless ``shown`` limits them)."""
     from rich.panel import Panel
     from rich.rule import Rule
     from rich.text import Text
@@ -221,7 +272,9 @@ def render_rich(report: dict[str, Any], console: Any) -> None:
     console.print(
         Panel(Text(prompt) if prompt else Text("(empty)", style="dim"), title="System prompt", title_align="left")
     )
-    sections = _sections(report)
+    every = _sections(report)
+    shown = shown or Shown(pi_forge=False)
+    sections = shown.pick(every)
     if not sections:
         console.print(Text("(no messages)", style="dim"))
     for i, (title, role, content) in enumerate(sections):
@@ -239,6 +292,9 @@ def render_rich(report: dict[str, Any], console: Any) -> None:
                 border_style=_ROLE_STYLE.get(role or "", "white"),
             )
         )
+    note = shown.note(len(every))
+    if note is not None:
+        console.print(Text(note, style="dim"))
     console.print(Rule("Diagnostics", align="left"))
     diagnostics = preview_diagnostics(report)
     if not diagnostics:

@@ -17,6 +17,9 @@ OUTPUT_CAP_CLAMPED = "FG803"
 FINGERPRINT_NON_JSON = "FG810"
 FINGERPRINT_WRONG_KIND = "FG811"
 CATALOG_INVALID = "FG812"
+CONTEXT_USAGE_MISSING = "FG804"
+CONTEXT_IMAGE_INCOMPLETE = "FG805"
+CONTEXT_TOOL_CALL_ID = "FG806"
 
 register(
     Rule(
@@ -84,6 +87,40 @@ register(
         "match nothing pi-forge computes.",
         bad='forgec fingerprint --as profile coding-stack.json',
         good='forgec fingerprint --as profile .pi/forge/agents/reviewer.json',
+        pi_forge=False,
+    ),
+    Rule(
+        CONTEXT_USAGE_MISSING,
+        "context-usage-missing",
+        "error",
+        "An assistant message of the conversation has no `usage` (or `usage: null`). pi-ai reads "
+        "`usage.totalTokens` of the assistant turns to size the request, so every provider body fails "
+        "with `Cannot read properties of undefined (reading 'totalTokens')`. Turns with `stopReason` "
+        "`error` or `aborted` are not read. Found in context files by `validate` and `preview`.",
+        bad='{"role": "assistant", "content": [{"type": "text", "text": "Hi"}], "timestamp": 2}',
+        good='{"role": "assistant", "content": [{"type": "text", "text": "Hi"}], "timestamp": 2, '
+        '"usage": {"input": 10, "output": 2, "cacheRead": 0, "cacheWrite": 0, "totalTokens": 12}}',
+        pi_forge=False,
+    ),
+    Rule(
+        CONTEXT_IMAGE_INCOMPLETE,
+        "context-image-incomplete",
+        "error",
+        "An image part of a user or tool-result message has no `data` or no `mimeType`: the body carries "
+        "`data:undefined;base64,undefined` (or no media type) and the provider refuses the request.",
+        bad='{"type": "image", "mimeType": "image/png"}',
+        good='{"type": "image", "mimeType": "image/png", "data": "iVBORw0KGgo..."}',
+        pi_forge=False,
+    ),
+    Rule(
+        CONTEXT_TOOL_CALL_ID,
+        "context-tool-call-id",
+        "error",
+        "A tool call in an assistant message has no string `id`: pi-ai's tool-call id normalisers throw "
+        "on it when the turn is replayed to another API, and no provider can match the call with its "
+        "result.",
+        bad='{"type": "toolCall", "name": "read", "arguments": {"path": "a.py"}}',
+        good='{"type": "toolCall", "id": "call_1", "name": "read", "arguments": {"path": "a.py"}}',
         pi_forge=False,
     ),
 )

@@ -41,3 +41,14 @@ def test_extend_select_adds_to_the_file_selection(run, tmp_path: Path) -> None:
     assert "FG135" not in run("validate", "--format", "concise", "a.json").stdout
     result = run("validate", "--format", "concise", "--extend-select", "FG135", "a.json")
     assert "FG135" in result.stdout and result.exit_code == 1
+
+
+def test_rule_and_schema_names_get_a_did_you_mean(run) -> None:
+    """Issue 15: every name a user types gets the hint a selector gets."""
+    result = run("rule", "unkown-field")
+    assert result.exit_code == 2
+    assert "unknown rule 'unkown-field' (did you mean 'unknown-field'?)" in result.output
+    result = run("schema", "prompt-stak")
+    assert result.exit_code == 2
+    assert "unknown schema 'prompt-stak' (did you mean 'prompt-stack'?)" in result.output
+    assert "did you mean" not in run("rule", "zzz").output

@@ -95,7 +95,21 @@ def _path(text: str) -> tuple:
     return tuple(parts)
 
 
-def test_check_jsonschema_flags_what_forgec_flags(tmp_path: Path) -> None:
+def _yaml(doc: dict) -> str:
+    """A block-style YAML stack, as a person writes one, with the editor's schema comment."""
+    import io
+
+    from ruamel.yaml import YAML
+
+    out = io.StringIO()
+    yaml = YAML()
+    yaml.default_flow_style = False
+    yaml.dump(doc, out)
+    return "# yaml-language-server: $schema=strict.json\n" + out.getvalue()
+
+
+@pytest.mark.parametrize("suffix", ["json", "yaml"])
+def test_check_jsonschema_flags_what_forgec_flags(tmp_path: Path, suffix: str) -> None:
     cli = shutil.which("check-jsonschema") or str(Path(sys.executable).with_name("check-jsonschema"))
     schema = tmp_path / "strict.json"
     schema.write_text(json.dumps(strict_schema("prompt-stack", json.loads(schema_path("prompt-stack").read_text()))))
@@ -103,7 +117,8 @@ def test_check_jsonschema_flags_what_forgec_flags(tmp_path: Path) -> None:
     folder.mkdir()
     corpus = _corpus()
     for name, doc in corpus.items():
-        (folder / f"{name}.json").write_text(json.dumps(doc, indent=2), encoding="utf-8")
+        text = json.dumps(doc, indent=2) if suffix == "json" else _yaml(doc)
+        (folder / f"{name}.{suffix}").write_text(text, encoding="utf-8")
     done = subprocess.run([cli, "--schemafile", str(schema), "-o", "JSON", *sorted(map(str, folder.iterdir()))],
                           capture_output=True, text=True, timeout=120)  # fmt: skip
     report = json.loads(done.stdout)
@@ -113,7 +128,7 @@ def test_check_jsonschema_flags_what_forgec_flags(tmp_path: Path) -> None:
         if e["message"].endswith("should not be valid under {}") or " is not one of " in e["message"]
     }
     expected = _forgec(folder)
-    assert {name for name, _ in expected} == {f"{name}.json" for name in corpus}  # every mistake found by forgec
+    assert {name for name, _ in expected} == {f"{name}.{suffix}" for name in corpus}  # every mistake found by forgec
     assert flagged == expected
 
 

@@ -174,3 +174,78 @@ def build_fidelity(
         "summary": counts,
         "entries": entries,
     }
+
+
+# --- the Markdown section forgec adds to the written report ---------------------------------------
+
+_STATUS_ORDER = (UNSUPPORTED, APPROXIMATED, CONVERTED)
+
+
+def _md(text: Any) -> str:
+    """One table cell or list item from preset text: one line, ``|`` and backticks made harmless."""
+    from forgec.output.textsafe import escape_controls
+
+    return escape_controls(str(text)).replace("|", "\\|").replace("`", "'")
+
+
+def fidelity_markdown(fidelity: dict[str, Any], *, stack_path: str) -> str:
+    """forgec's section of the Markdown import report: every entry of the fidelity document,
+    counted per reason (the counts are the JSON's), what each loss means, and next steps as
+    forgec commands.
+
+    It follows pi-forge's report in the written ``<id>.md`` (whose text stays pi-forge's, byte for
+    byte, above it); ``forgec import-silly --pi-forge-report`` writes pi-forge's text alone.
+    """
+    entries: list[dict[str, Any]] = fidelity["entries"]
+    summary = fidelity["summary"]
+    counts: dict[tuple[str, str], int] = {}
+    refs: dict[tuple[str, str], list[str]] = {}
+    for entry in entries:
+        key = (entry["status"], entry["reason"])
+        counts[key] = counts.get(key, 0) + 1
+        where = [f"`{_md(entry['ref'])}`"] + ([f"item {_md(entry['itemId'])}"] if entry.get("itemId") is not None else [])
+        named = f"{entry['kind']} \"{_md(entry['name'])}\" ({', '.join(where)})" if entry.get("name") else (
+            f"{entry['kind']} " + where[0] + (f" ({where[1]})" if len(where) > 1 else "")
+        )
+        refs.setdefault(key, []).append(named)
+    rows = sorted(counts, key=lambda k: (_STATUS_ORDER.index(k[0]), k[1]))
+    out = [
+        "## Fidelity (forgec)",
+        "",
+        "forgec's addition to pi-forge's report: every prompt, marker, macro and regex script of the import, "
+        "as in `forgec import-silly --report-format json` (`<id>.fidelity.json`).",
+        "",
+        f"**{summary[CONVERTED]} converted, {summary[APPROXIMATED]} approximated, "
+        f"{summary[UNSUPPORTED]} unsupported** ({len(entries)} entries).",
+        "",
+        "| status | reason | count | rule | what it means |",
+        "|---|---|---|---|---|",
+    ]
+    for status, reason in rows:
+        code = next((e.get("code") for e in entries if e["reason"] == reason and e.get("code")), None)
+        out.append(
+            f"| {status} | `{reason}` | {counts[(status, reason)]} | {code or ''} | {REASONS.get(reason, '')} |"
+        )
+    losses = [k for k in rows if k[0] != CONVERTED]
+    if losses:
+        out += ["", "### What was lost or approximated", ""]
+        for key in losses:
+            out.append(f"- `{key[1]}` ({counts[key]}): " + ", ".join(refs[key]))
+    codes = sorted({e["code"] for e in entries if e.get("code") and e["status"] != CONVERTED})
+    out += [
+        "",
+        "## Next steps with forgec",
+        "",
+        f"1. `forgec validate {stack_path}` -- pi-forge's loader checks and forgec's rules, at file:line:col.",
+        f"2. `forgec preview {stack_path}` -- the prompt message by message (with the built-in sample "
+        "conversation; `--context FILE` for your own).",
+    ]
+    step = 3
+    if codes:
+        out.append(f"{step}. " + ", ".join(f"`forgec rule {c}`" for c in codes) + " -- what each loss means and how to rewrite it.")
+        step += 1
+    out.append(
+        f"{step}. `forgec snapshot update {stack_path}` -- a golden file of the compiled prompt, so "
+        "`forgec snapshot check` notices later changes."
+    )
+    return "\n".join(out) + "\n"

@@ -165,12 +165,15 @@ def import_into_project(
     overwrite: bool = False,
     fidelity_report: bool = False,
     progress: Callable[[str, int, int], None] | None = None,
+    pi_forge_report: bool = False,
 ) -> ProjectImport:
     """Convert ``preset`` and write the stack and its report under the project ``out_dir``.
 
     ``character`` is the CHARACTER_ID as typed (a number, or the string of a string id);
     ``stack_id`` overrides the id derived from the file name; ``fidelity_report`` also writes
-    ``<id>.fidelity.json``; ``dry_run`` writes nothing.  An existing file is replaced only with
+    ``<id>.fidelity.json``; ``dry_run`` writes nothing.  The written ``<id>.md`` is pi-forge's report
+    followed by forgec's fidelity section and next steps (:func:`fidelity_markdown`);
+    ``pi_forge_report`` writes pi-forge's text alone, byte for byte.  An existing file is replaced only with
     ``overwrite`` (atomically, all files or none).  Raises :class:`ImportFailure`.
     """
     from forgec.js.values import json_stringify
@@ -194,7 +197,15 @@ def import_into_project(
     root = (out_dir or Path.cwd()).absolute()
     stack_path, report_path, fidelity_path = import_report_paths(root, result.stack["id"])
     try:
-        files = [(stack_path, json_stringify(result.stack, 2) or ""), (report_path, result.report)]
+        report = result.report
+        if not pi_forge_report:
+            import shlex
+
+            from forgec.importers.sillytavern.fidelity import fidelity_markdown
+
+            shown = shlex.quote(stack_path.relative_to(root).as_posix())
+            report += "\n\n" + fidelity_markdown(result.fidelity, stack_path=shown)
+        files = [(stack_path, json_stringify(result.stack, 2) or ""), (report_path, report)]
         if fidelity_report:
             files.append((fidelity_path, json_stringify(result.fidelity, 2) or ""))
     except RecursionError:
