@@ -52,12 +52,17 @@ class Editor:
         port: int = self.sock.getsockname()[1]
         return port
 
-    def serve(self) -> None:
-        """Serve until interrupted (uvicorn handles Ctrl-C and closes the socket)."""
+    def server(self) -> Any:
+        """The uvicorn server for this editor (``.run(sockets=[editor.sock])`` serves; setting
+        ``.should_exit`` stops it -- how the tests run one in a thread)."""
         import uvicorn
 
         config = uvicorn.Config(self.app, log_level="warning", access_log=False, lifespan="off")
-        uvicorn.Server(config).run(sockets=[self.sock])
+        return uvicorn.Server(config)
+
+    def serve(self) -> None:
+        """Serve until interrupted (uvicorn handles Ctrl-C and closes the socket)."""
+        self.server().run(sockets=[self.sock])
 
 
 def prepare(
