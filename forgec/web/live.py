@@ -105,7 +105,7 @@ def _payload(env: Environment, report: dict[str, Any], target: str) -> dict[str,
     notes = [{"code": d.code, "level": d.level, "message": d.message} for d in built.diagnostics]
     if built.body is None:
         return {"target": target, "error": built.error or "no body", "notes": notes}
-    capture = capture_payload(built.body)
+    capture = capture_payload(built.body, deep=True)  # as `forgec compile --redact` prints it
     return {"target": target, "model": built.model.key, "text": capture.text, "notes": notes}
 
 

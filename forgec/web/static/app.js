@@ -492,8 +492,9 @@ function fillCharacters() {
   const path = $("#dlg-import [name=path]").value;
   const preset = app.presets.find((p) => p.path === path);
   const characters = preset ? preset.characters : [];
-  fillSelect($("#dlg-import [name=character]"), [["", characters.length > 1 ? "(the first in prompt_order)" : "(default)"], ...characters.map((c) => [c, c])]);
-  if (characters.length > 1) $("#dlg-import [name=character]").value = characters[0];
+  // several characters: pi-forge refuses to guess, so the choice is required (the first is preselected)
+  const pairs = characters.map((c) => [c, c]);
+  fillSelect($("#dlg-import [name=character]"), characters.length > 1 ? pairs : [["", "(the preset's only one)"], ...pairs]);
 }
 $("#dlg-import [name=path]").addEventListener("change", fillCharacters);
 $("#import-preset").addEventListener("click", () => {
@@ -533,7 +534,9 @@ function renderProfiles() {
       row.shadowed ? el("span", {class: "badge warn", text: "shadowed"}) : null))));
   if (!app.profiles.length) list.append(el("li", {class: "muted", text: "No agent profiles yet."}));
   const auto = app.autoActivation;
-  $("#auto-activation").textContent = auto.notice || (auto.profile ? `Auto-activates: ${auto.profile}` : "No profile auto-activates.");
+  $("#auto-activation").textContent = auto.chosen ? `Auto-activates: ${auto.chosen}`
+    : auto.requested ? "Several profiles ask to auto-activate: none is applied."
+    : auto.stackFallback ? `No profile auto-activates; the stack ${auto.stackFallback} autoloads.` : "No profile auto-activates.";
 }
 
 async function openProfile(row) {
@@ -544,7 +547,7 @@ async function openProfile(row) {
   form.scope.value = row.scope; form.id.value = p.id; form.name.value = p.name || ""; form.description.value = p.description || "";
   form.provider.value = p.model.provider; form.model.value = p.model.id; form.thinkingLevel.value = p.thinkingLevel;
   form.promptStack.value = p.promptStack ?? ""; form.autoActivate.checked = p.autoActivate === true;
-  const policy = (app.delegation.profiles || {})[p.id] || {};
+  const policy = (app.delegation.profiles || {})[row.key] || {};
   form.delegationEnabled.checked = policy.enabled === true; form.backend.value = policy.backend || ""; form.timeoutMs.value = policy.timeoutMs || "";
   $("#profile-title").textContent = `Profile ${row.key}${row.errors.length ? ` (${row.errors.join("; ")})` : ""}`;
 }
