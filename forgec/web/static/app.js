@@ -189,7 +189,7 @@ async function analyze() {
   const payload = result.payload;
   $("#payload").textContent = !payload ? "" : payload.error ? `error: ${payload.error}` : `// ${payload.model}\n${payload.text}`;
   $("#diff").textContent = result.diff === undefined ? "(new file)" : result.diff || "(no change from the saved file)";
-  status(`${cur.ref}: ${result.findings.length} finding(s)`);
+
 }
 $("#context").addEventListener("change", () => { scheduleAnalyze(0); refreshChips(); });
 $("#target").addEventListener("change", () => scheduleAnalyze(0));
@@ -410,9 +410,9 @@ async function save(overwriteHash) {
     cur.hash = stored.hash;
     cur.savedText = stored.text;
     markDirty();
-    status(`Saved ${stored.path}`);
     await loadState(cur.ref);
     scheduleAnalyze(0);
+    status(`Saved ${stored.path}`);
   } catch (error) {
     if (error.status === 409) showConflict(error);
     else status(`Not saved: ${error.message}`, true);
@@ -572,10 +572,10 @@ $("#profile-form").addEventListener("submit", async (event) => {
   profile.promptStack = form.promptStack.value.trim() || null;
   try {
     const done = await api("/api/profile/save", {scope: form.scope.value, profile, hash: profileHash});
-    status(`Saved ${done.filePath}`);
     await loadState(cur && cur.ref);
     const row = app.profiles.find((r) => r.key === `${form.scope.value}:${profile.id}`);
     if (row) await openProfile(row);
+    status(`Saved ${done.filePath}`);  // last: the form is settled when this shows
   } catch (error) { status(`Profile not saved: ${error.message}`, true); }
 });
 
@@ -585,8 +585,8 @@ $("#delegation-save").addEventListener("click", async () => {
                   timeoutMs: form.timeoutMs.value ? Number(form.timeoutMs.value) : null};
   try {
     const done = await api("/api/profile/config", {scope: form.scope.value, id: form.id.value.trim(), update});
-    status(`Delegation settings saved in ${done.configPath}`);
     await loadState(cur && cur.ref);
+    status(`Delegation settings saved in ${done.configPath}`);
   } catch (error) { status(`Not saved: ${error.message}`, true); }
 });
 
