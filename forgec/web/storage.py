@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from forgec.atomic import ExistingFilesError, symlink_on_path, write_bytes_atomic
+from forgec.errors import ForgecError
 from forgec.workspace import STACK_SUFFIXES, global_stack_dir, project_stack_dirs
 
 __all__ = [
@@ -43,15 +44,15 @@ _NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*")
 _ID = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_-]*")
 
 
-class Refused(Exception):
-    """A request the storage will not carry out (HTTP 400/403); ``status`` says which."""
+class Refused(ForgecError):
+    """A request the editor will not carry out; ``status`` is the HTTP status (400, 403, 404, 422)."""
 
     def __init__(self, message: str, status: int = 400) -> None:
         super().__init__(message)
         self.status = status
 
 
-class Conflict(Exception):
+class Conflict(ForgecError):
     """The file changed on disk since the browser loaded it (HTTP 409)."""
 
     def __init__(self, message: str, current: StoredFile | None) -> None:

@@ -99,9 +99,15 @@ def _ready(page: Any) -> None:
 
 
 def _wait_idle(page: Any) -> None:
-    """Let the debounced render/analyze round trips finish."""
-    page.wait_for_timeout(400)
-    page.wait_for_load_state("networkidle")
+    """Wait until the page has no request and no debounced analysis in flight (``body[data-busy]``)."""
+    page.wait_for_function("() => (document.body.dataset.busy || '0') === '0'")
+
+
+def _saved(page: Any, name: str) -> None:
+    page.wait_for_function(
+        "name => { const t = document.querySelector('#status').textContent; return t.startsWith('Saved') && t.endsWith(name); }",
+        arg=name,
+    )
 
 
 def _open(page: Any, ref: str) -> None:
@@ -166,7 +172,7 @@ def test_save_writes_what_forgec_would_write(session: Session) -> None:
 
     page = session.page
     page.click("#save")
-    page.wait_for_function("() => document.querySelector('#status').textContent.startsWith('Saved')")
+    _saved(page, "pair-programmer.json")
     on_disk = (session.stacks / "pair-programmer.json").read_bytes()
     data = json.loads(on_disk)
     assert data["items"][0]["content"] == "You are Ada, a meticulous pair programmer."
@@ -184,7 +190,7 @@ def test_raw_yaml_edit_keeps_comments(session: Session) -> None:
     raw = page.input_value("#raw")
     assert "# a reviewer reads, it does not change files" in raw and "Code Reviewer, edited" in raw
     page.keyboard.press("Control+s")
-    page.wait_for_function("() => document.querySelector('#status').textContent.startsWith('Saved')")
+    _saved(page, "code-reviewer.yaml")
     assert (session.stacks / "code-reviewer.yaml").read_text() == raw
     page.click("#mode-form")
     _wait_idle(page)
@@ -273,7 +279,7 @@ def test_profile_workspace_and_dark_theme(session: Session) -> None:
     assert page.input_value("#profile-form [name=id]") == "reviewer"
     page.select_option("#profile-form [name=thinkingLevel]", "low")
     page.click("#profile-save")
-    page.wait_for_function("() => document.querySelector('#status').textContent.startsWith('Saved')")
+    _saved(page, "reviewer.json")
     saved = json.loads((session.root / ".pi/forge/agent-profiles/reviewer.json").read_text())
     assert saved["thinkingLevel"] == "low"
     page.check("#profile-form [name=delegationEnabled]")

@@ -21,6 +21,13 @@ let cur = null;      // {ref, file, format, hash, savedText, text, data, writabl
 let mode = "form";   // "form" | "raw"
 let analyzeTimer = null;
 let renderSeq = 0;
+let rendering = Promise.resolve();  // the last structured edit's render: saves and the raw view wait for it
+let busy = 0;                       // requests and debounced analyses in flight (body[data-busy])
+
+function setBusy(delta) {
+  busy += delta;
+  document.body.dataset.busy = String(busy);
+}
 
 function status(text, isError = false) {
   const node = $("#status");
@@ -30,8 +37,12 @@ function status(text, isError = false) {
 
 async function api(path, body) {
   const init = body === undefined ? {} : {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)};
-  const response = await fetch(path, init);
-  const data = await response.json().catch(() => ({error: response.statusText}));
+  setBusy(1);
+  let response, data;
+  try {
+    response = await fetch(path, init);
+    data = await response.json().catch(() => ({error: response.statusText}));
+  } finally { setBusy(-1); }
   if (!response.ok) {
     const error = new Error(data.error || response.statusText);
     error.status = response.status;
@@ -122,6 +133,7 @@ async function openStack(ref) {
   $("#export").disabled = false;
   setMode(cur.data === null ? "raw" : mode, true);
   scheduleAnalyze(0);
+  status(`Opened ${ref}`);
 }
 
 function setMode(next, force = false) {
@@ -136,7 +148,7 @@ function setMode(next, force = false) {
     return;
   }
   mode = next;
-  showMode();
+  if (next === "raw") rendering.then(showMode, showMode); else showMode();
 }
 
 function showMode() {
@@ -155,18 +167,27 @@ function markDirty() {
 }
 
 // A structured edit changed cur.data: ask the server for the text (comments kept for YAML).
-async function changed() {
+function changed() {
   const seq = ++renderSeq;
-  const rendered = await api("/api/render", {data: cur.data, format: cur.format, original: cur.savedText});
-  if (seq !== renderSeq) return;
-  cur.text = rendered.text;
-  markDirty();
-  scheduleAnalyze();
+  const previous = rendering;
+  setBusy(1);
+  rendering = (async () => {
+    try {
+      await previous.catch(() => {});
+      const rendered = await api("/api/render", {data: cur.data, format: cur.format, original: cur.savedText});
+      if (seq !== renderSeq) return;
+      cur.text = rendered.text;
+      markDirty();
+      scheduleAnalyze();
+    } finally { setBusy(-1); }
+  })();
+  rendering.catch((error) => status(error.message, true));
 }
 
 function scheduleAnalyze(delay = 250) {
+  if (analyzeTimer === null) setBusy(1);
   clearTimeout(analyzeTimer);
-  analyzeTimer = setTimeout(analyze, delay);
+  analyzeTimer = setTimeout(() => { analyzeTimer = null; setBusy(-1); analyze(); }, delay);
 }
 
 async function analyze() {
@@ -404,7 +425,7 @@ function regexEditor(d) {
 
 async function save(overwriteHash) {
   if (!cur || !cur.writable) return;
-  if (renderSeq) await new Promise((resolve) => setTimeout(resolve, 0));
+  await rendering.catch(() => {});
   try {
     const stored = await api("/api/save", {ref: cur.ref, text: cur.text, hash: overwriteHash || cur.hash});
     cur.hash = stored.hash;
