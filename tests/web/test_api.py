@@ -90,7 +90,7 @@ def test_yaml_comments_survive_a_structured_edit(editor: Running) -> None:
         if line.lstrip().startswith("#") or "  # " in line:
             comment = line[line.index("#"):]
             assert comment in text, comment
-    status, saved = editor.post("/api/save", {"ref": YAML_REF, "text": text, "hash": loaded["hash"]})
+    status, _saved = editor.post("/api/save", {"ref": YAML_REF, "text": text, "hash": loaded["hash"]})
     assert status == 200
     on_disk = (editor.root / ".pi/forge/prompt-stacks/code-reviewer.yaml").read_text()
     assert on_disk == text
@@ -123,16 +123,16 @@ def test_new_from_template_fork_export_delete(editor: Running) -> None:
     status, made = editor.post("/api/new", {"id": "fresh", "template": "coding", "format": "yaml"})
     assert status == 200 and made["ref"] == "project/fresh.yaml"
     assert _validate_json(Path(made["path"])) == []  # a template is a clean stack
-    status, bad = editor.post("/api/new", {"id": "no/slash"})
+    status, _bad = editor.post("/api/new", {"id": "no/slash"})
     assert status == 400
     status, forked = editor.post("/api/fork", {"ref": YAML_REF, "id": "reviewer-2"})
     assert status == 200 and forked["ref"] == "project/reviewer-2.yaml"
     assert "id: reviewer-2" in forked["text"] and "# a reviewer reads" in forked["text"]
-    status, again = editor.post("/api/fork", {"ref": YAML_REF, "id": "reviewer-2"})
+    status, _again = editor.post("/api/fork", {"ref": YAML_REF, "id": "reviewer-2"})
     assert status == 409  # a fork never replaces a stack
-    status, exported, response = editor.request("GET", "/api/export?ref=project/reviewer-2.yaml")
+    status, _exported, response = editor.request("GET", "/api/export?ref=project/reviewer-2.yaml")
     assert status == 200 and 'filename="reviewer-2.yaml"' in (response.getheader("Content-Disposition") or "")
-    status, deleted = editor.post("/api/delete", {"ref": forked["ref"], "hash": forked["hash"]})
+    status, _deleted = editor.post("/api/delete", {"ref": forked["ref"], "hash": forked["hash"]})
     assert status == 200 and not Path(forked["path"]).exists()
 
 
@@ -173,7 +173,7 @@ def test_profiles_save_one_auto_activation_per_scope_and_delegation(editor: Runn
     status, refused = editor.post("/api/profile/save", {"scope": "project", "profile": second})
     assert status == 409 and "auto-activates" in refused["error"]
     # replacing an existing profile needs the hash it was loaded with
-    status, stale = editor.post("/api/profile/save", {"scope": "project", "profile": {**profile, "thinkingLevel": "high"}})
+    status, _stale = editor.post("/api/profile/save", {"scope": "project", "profile": {**profile, "thinkingLevel": "high"}})
     assert status == 409
     _, loaded = editor.get("/api/profile?key=project:helper")
     status, _ = editor.post("/api/profile/save", {"scope": "project", "profile": {**profile, "thinkingLevel": "high"},

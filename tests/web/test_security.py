@@ -45,7 +45,7 @@ def test_token_in_url_becomes_a_strict_http_only_cookie(editor: Running) -> None
 
 @pytest.mark.parametrize("host", ["evil.example", "evil.example:{port}", "127.0.0.1.evil.example:{port}", "127.0.0.1:1", ""])
 def test_foreign_host_is_refused_even_with_the_token(editor: Running, host: str) -> None:
-    status, body = editor.get("/api/state", headers={"Host": host.format(port=editor.port)})
+    status, _body = editor.get("/api/state", headers={"Host": host.format(port=editor.port)})
     assert status in (400, 403)  # an empty Host never reaches the app (the HTTP server refuses it)
 
 
@@ -93,9 +93,9 @@ def test_a_symbolic_link_out_of_storage_is_refused(editor: Running, tmp_path: Pa
 
 def test_imports_and_contexts_only_from_inside_the_project(editor: Running, tmp_path: Path) -> None:
     status, body = editor.post("/api/import", {"path": "../../../etc/passwd"})
-    assert status == 403
+    assert status == 403 and "not a SillyTavern preset of this project" in body["error"]
     status, body = editor.post("/api/analyze", {"text": "{}", "context": "../outside.yaml"})
-    assert status == 403
+    assert status == 403 and "not a context file" in body["error"]
 
 
 def test_global_storage_needs_the_global_flag(editor: Running) -> None:
@@ -115,7 +115,7 @@ def test_concurrent_external_edit_is_a_conflict_and_nothing_is_lost(editor: Runn
     assert path.read_text(encoding="utf-8") == external  # the external edit survives
     assert body["current"]["text"] == external  # and the browser is shown it
     # the user decides to keep theirs: a save naming the disk version's hash goes through
-    status, saved = editor.post("/api/save", {"ref": STACK, "text": mine, "hash": body["current"]["hash"]})
+    status, _saved = editor.post("/api/save", {"ref": STACK, "text": mine, "hash": body["current"]["hash"]})
     assert status == 200 and path.read_text(encoding="utf-8") == mine
 
 
@@ -123,12 +123,12 @@ def test_stale_delete_is_refused(editor: Running) -> None:
     path = editor.root / ".pi/forge/prompt-stacks/pair-programmer.json"
     _, loaded = editor.get(f"/api/stack?ref={STACK}")
     path.write_text(loaded["text"] + "\n", encoding="utf-8")
-    status, body = editor.post("/api/delete", {"ref": STACK, "hash": loaded["hash"]})
+    status, _body = editor.post("/api/delete", {"ref": STACK, "hash": loaded["hash"]})
     assert status == 409 and path.exists()
 
 
 def test_new_file_never_replaces_an_existing_one(editor: Running) -> None:
-    status, body = editor.post("/api/save", {"ref": STACK, "text": "{}", "hash": None})
+    status, _body = editor.post("/api/save", {"ref": STACK, "text": "{}", "hash": None})
     assert status == 409
     assert (editor.root / ".pi/forge/prompt-stacks/pair-programmer.json").read_text() != "{}"
 

@@ -88,8 +88,8 @@ async function loadState(keepRef) {
   $("#readonly-badge").hidden = !app.readOnly;
   fillSelect($("#context"), [["", "built-in sample"], ...app.contexts.map((c) => [c, c])], $("#context").value);
   fillSelect($("#target"), app.targets.map((t) => [t, t]), $("#target").value || app.targets[0]);
-  fillSelect($("#dlg-new [name=template]"), Object.entries(app.templates).map(([k, v]) => [k, `${k}: ${v}`]));
-  fillSelect($("#profile-form [name=thinkingLevel]"), app.thinkingLevels.map((l) => [l, l]));
+  fillSelect($("#dlg-new [name=template]"), Object.entries(app.templates).map(([k, v]) => [k, `${k}: ${v}`]), $("#dlg-new [name=template]").value);
+  fillSelect($("#profile-form [name=thinkingLevel]"), app.thinkingLevels.map((l) => [l, l]), $("#profile-form [name=thinkingLevel]").value);
   for (const select of document.querySelectorAll("dialog [name=location]")) {
     for (const option of select.options) option.disabled = option.value === "global" && !app.globalWritable;
   }
@@ -202,6 +202,7 @@ async function analyze() {
   list.replaceChildren(...result.findings.map((f) => el("li", {class: f.severity},
     el("span", {class: "code", text: `${f.code} `}), el("span", {text: `[${f.severity}] ${f.message}`}),
     f.line ? el("span", {class: "muted", text: `  ${cur.file}:${f.line}:${f.column}`}) : null)));
+  if (!result.findings.length) list.append(el("li", {class: "none", text: "No findings: forgec validate reports nothing for this text."}));
   $("#finding-count").textContent = String(result.findings.length);
   $("#system-prompt").textContent = result.parsed ? result.system : "(the stack does not parse)";
   $("#messages").replaceChildren(...(result.messages || []).map((m) => el("li", {},
