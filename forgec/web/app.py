@@ -307,6 +307,32 @@ async def api_import(request: Request, state: EditorState) -> dict[str, Any]:
             "stackPath": str(done.stack_path), "reportPath": str(done.report_path)}  # fmt: skip
 
 
+async def api_import_stack(request: Request, state: EditorState) -> dict[str, Any]:
+    """Import a pi-forge stack file chosen in the browser: its bytes kept as they are, under the id
+    the file declares, in the project's stack folder (never replacing a stack unless asked)."""
+    from forgec.web.storage import check_id
+
+    data = await _body(request)
+    text, file_name = _str(data, "text"), _str(data, "file", "stack.json")
+    suffix = Path(file_name).suffix.lower()
+    if suffix not in (".json", ".yaml", ".yml"):
+        raise Refused(f"a stack file is .json, .yaml or .yml, not {file_name!r}")
+    parsed = _parse(text, file_name)
+    doc = parsed["data"]
+    if not isinstance(doc, dict) or not isinstance(doc.get("items"), list):
+        reason = parsed.get("parseError") or "it has no items list"
+        raise Refused(f"{file_name} is not a pi-forge stack: {reason}", 422)
+    stack_id = doc.get("id") if isinstance(doc.get("id"), str) else Path(file_name).stem
+    ref = f"project/{check_id(stack_id.strip())}{suffix}"
+    base: str | None = None
+    if data.get("overwrite") is True:
+        try:
+            base = state.storage.read(ref).hash
+        except Refused:
+            base = None
+    return state.storage.save(ref, text, base).to_json()
+
+
 async def api_profile_save(request: Request, state: EditorState) -> dict[str, Any]:
     """Create or replace a profile through pi-forge's guarded writer; one auto-activation per scope."""
     import hashlib
@@ -381,7 +407,7 @@ def create_app(state: EditorState) -> Any:
            ("/api/stack", api_stack), ("/api/export", api_export), ("/api/profile", api_profile_file)]  # fmt: skip
     post = [("/api/parse", api_parse), ("/api/render", api_render), ("/api/analyze", api_analyze),
             ("/api/save", api_save), ("/api/new", api_new), ("/api/fork", api_fork), ("/api/delete", api_delete),
-            ("/api/import", api_import), ("/api/profile/save", api_profile_save),
+            ("/api/import", api_import), ("/api/import-stack", api_import_stack), ("/api/profile/save", api_profile_save),
             ("/api/profile/config", api_profile_config)]  # fmt: skip
     routes = [Route(path, _handler(fn, state), methods=["GET"]) for path, fn in get]
     routes += [Route(path, _handler(fn, state), methods=["POST"]) for path, fn in post]

@@ -187,3 +187,19 @@ def test_profiles_save_one_auto_activation_per_scope_and_delegation(editor: Runn
     assert state["delegation"]["profiles"]["project:helper"]["enabled"] is True
     row = next(r for r in state["profiles"] if r["key"] == "project:helper")
     assert row["autoActivate"] is True and row["autoActivated"] is True and row["thinkingLevel"] == "high"
+
+
+def test_import_a_pi_forge_stack_keeps_its_bytes(editor: Running) -> None:
+    text = (editor.root / "broken" / "typos.yaml").read_text()
+    status, stored = editor.post("/api/import-stack", {"text": text, "file": "typos.yaml"})
+    assert status == 200, stored
+    assert stored["ref"] == "project/typos.yaml"
+    assert (editor.root / ".pi/forge/prompt-stacks/typos.yaml").read_bytes() == (editor.root / "broken" / "typos.yaml").read_bytes()
+    status, again = editor.post("/api/import-stack", {"text": text, "file": "typos.yaml"})
+    assert status == 409  # an existing stack is replaced only when asked
+    status, _ = editor.post("/api/import-stack", {"text": text.replace("typos", "typos"), "file": "typos.yaml", "overwrite": True})
+    assert status == 200
+    status, refused = editor.post("/api/import-stack", {"text": '{"temperature": 1}', "file": "x.json"})
+    assert status == 422 and "not a pi-forge stack" in refused["error"]
+    status, refused = editor.post("/api/import-stack", {"text": '{"id": "../x", "items": []}', "file": "x.json"})
+    assert status == 400 and "invalid stack id" in refused["error"]

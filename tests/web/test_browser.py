@@ -241,6 +241,13 @@ def test_import_a_real_sillytavern_preset(session: Session) -> None:
                               capture_output=True, text=True, env=env, check=False)  # fmt: skip
     expected = json.loads(validate.stdout)["files"][0]["diagnostics"]
     assert int(page.inner_text("#finding-count")) == len(expected)  # the editor's findings are validate's
+    # a pi-forge stack file from anywhere, through the browser's file picker
+    page.click("#import-preset")
+    page.set_input_files("#import-stack-file", str(session.root / "broken" / "typos.yaml"))
+    page.wait_for_function("() => document.querySelector('#current-title').textContent === 'project/typos.yaml'")
+    page.click("#dlg-import button[value=cancel]")
+    assert (session.stacks / "typos.yaml").read_bytes() == (session.root / "broken" / "typos.yaml").read_bytes()
+    page.wait_for_function("() => Number(document.querySelector('#finding-count').textContent) > 0")
 
 
 def test_fork_then_delete_with_confirmation(session: Session) -> None:

@@ -542,6 +542,23 @@ $("#dlg-import-ok").addEventListener("click", async (event) => {
   }
 });
 
+$("#import-stack-file").addEventListener("change", async (event) => {
+  const picker = event.currentTarget;  // (currentTarget is gone after the first await)
+  const file = picker.files[0];
+  if (!file) return;
+  const overwrite = $("#dlg-import [name=overwrite]").checked;
+  try {
+    const stored = await api("/api/import-stack", {text: await file.text(), file: file.name, overwrite});
+    $("#import-report").textContent = `Imported ${file.name} as ${stored.path}`;
+    await loadState(stored.ref);
+    await openStack(stored.ref);
+    status(`Imported ${stored.path}`);
+  } catch (error) {
+    $("#import-report").textContent = `Import failed: ${error.message}`;
+  }
+  picker.value = "";
+});
+
 // --- profiles -------------------------------------------------------------------------------------------
 
 let profileHash = null;
