@@ -85,11 +85,11 @@ class Guard:
             await PlainTextResponse("refused: cross-origin request\n", 403)(scope, receive, send)
             return
         token = self.state.token
-        given = request.headers.get(guard.HEADER) or request.cookies.get(guard.COOKIE)
+        given = request.headers.get(guard.HEADER) or request.cookies.get(guard.cookie_name(port))
         if request.url.path == "/" and guard.token_matches(request.query_params.get("token"), token):
             # the printed URL: remember the token in a cookie and drop it from the address bar
             response = RedirectResponse("/", 303)
-            response.set_cookie(guard.COOKIE, token, httponly=True, samesite="strict")
+            response.set_cookie(guard.cookie_name(port), token, httponly=True, samesite="strict")
             await response(scope, receive, send)
             return
         if not guard.token_matches(given, token):

@@ -8,7 +8,7 @@ every request must
   page's requests carry its own host name);
 * when it has an ``Origin`` (every cross-site request and every browser ``POST``), come from
   ``http://127.0.0.1:<port>`` or ``http://localhost:<port>``;
-* carry the session token: the ``forgec_token`` cookie (set when the printed URL is opened) or an
+* carry the session token: the ``forgec_token_<port>`` cookie (set when the printed URL is opened) or an
   ``X-Forgec-Token`` header; otherwise 401.
 
 The token is 32 random bytes, compared in constant time, never logged.
@@ -19,11 +19,17 @@ from __future__ import annotations
 import hmac
 import secrets
 
-__all__ = ["COOKIE", "HEADER", "check_host", "check_origin", "new_token", "token_matches"]
+__all__ = ["HEADER", "check_host", "check_origin", "cookie_name", "new_token", "token_matches"]
 
-COOKIE = "forgec_token"
+
 HEADER = "x-forgec-token"
 _LOOPBACK_NAMES = ("127.0.0.1", "localhost")
+
+
+def cookie_name(port: int) -> str:
+    """The token cookie of the editor on ``port``: browsers share cookies between the ports of one
+    host, so two editors running at once would otherwise overwrite each other's token."""
+    return f"forgec_token_{port}"
 
 
 def new_token() -> str:

@@ -37,9 +37,9 @@ def test_token_in_url_becomes_a_strict_http_only_cookie(editor: Running) -> None
     status, _, response = editor.request("GET", f"/?token={editor.token}", token=False)
     assert status == 303 and response.getheader("Location") == "/"
     cookie = response.getheader("Set-Cookie") or ""
-    assert cookie.startswith(f"forgec_token={editor.token}")
+    assert cookie.startswith(f"forgec_token_{editor.port}={editor.token}")  # one cookie per editor port
     assert "HttpOnly" in cookie and "SameSite=strict" in cookie
-    status, body = editor.get("/", token=False, headers={"Cookie": f"forgec_token={editor.token}"})
+    status, body = editor.get("/", token=False, headers={"Cookie": f"forgec_token_{editor.port}={editor.token}"})
     assert status == 200 and "<title>forgec ui</title>" in body
 
 
