@@ -196,6 +196,16 @@ def render_stack(data: Any, fmt: str, original: str | None = None) -> str:
         from forgec.js.values import json_stringify
 
         return json_stringify(data, 2) or ""
+    text = _dump_yaml(data, original, literal=True)
+    if _reads_as(text, data):
+        return text
+    text = _dump_yaml(data, original, literal=False)  # a string block style could not carry
+    if _reads_as(text, data):
+        return text
+    raise Refused("this edit cannot be written as YAML without changing the data; use the raw editor", 422)
+
+
+def _dump_yaml(data: Any, original: str | None, *, literal: bool) -> str:
     import io
 
     from ruamel.yaml import YAML
@@ -203,24 +213,62 @@ def render_stack(data: Any, fmt: str, original: str | None = None) -> str:
     yaml = YAML(typ="rt")
     yaml.preserve_quotes = True
     yaml.width = 4096
-    tree = yaml.load(original) if original else None
-    merged = _merge(tree, data)
+    tree = None
+    if original:
+        from ruamel.yaml.util import load_yaml_guess_indent
+
+        _, indent, offset = load_yaml_guess_indent(original)  # keep the file's own indentation
+        if indent is not None:
+            yaml.indent(mapping=_mapping_indent(original), sequence=max(indent, (offset or 0) + 2), offset=offset or 0)
+        tree = yaml.load(original)
+    merged = _merge(tree, data, literal)
     out = io.StringIO()
     yaml.dump(merged, out)
     return out.getvalue()
 
 
-def _merge(old: Any, new: Any) -> Any:
+def _mapping_indent(text: str) -> int:
+    """How far the file indents a nested mapping under its key (2 when nothing shows it)."""
+    lines = [line for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+    for line, following in zip(lines, lines[1:], strict=False):
+        stripped = line.strip()
+        if stripped.endswith(":") and not stripped.startswith("- ") and not following.lstrip().startswith("- "):
+            step = (len(following) - len(following.lstrip())) - (len(line) - len(line.lstrip()))
+            if step > 0:
+                return step
+    return 2
+
+
+def _reads_as(text: str, data: Any) -> bool:
+    """Whether forgec's YAML reader reads ``text`` back as exactly ``data`` (types included)."""
+    from forgec.source import parse_source_text
+
+    document = parse_source_text(text, "stack.yaml", "yaml")
+    return document.parsed and _same(document.data, data)
+
+
+def _same(a: Any, b: Any) -> bool:
+    if isinstance(a, dict) and isinstance(b, dict):
+        return list(a) == list(b) and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    return type(a) is type(b) and a == b
+
+
+def _merge(old: Any, new: Any, literal: bool = True) -> Any:
     """``new`` with ``old``'s ruamel containers (and their comments) kept wherever they match:
-    mappings key by key, lists of items by ``id`` (so a moved item keeps its comments)."""
+    mappings key by key, lists of items by ``id`` (so a moved item keeps its comments); an
+    unchanged scalar keeps its quoting and block style, a changed multi-line string becomes a
+    ``|`` block when ``literal``."""
     from ruamel.yaml.comments import CommentedMap, CommentedSeq
+    from ruamel.yaml.scalarstring import LiteralScalarString
 
     if isinstance(new, dict):
         target = old if isinstance(old, CommentedMap) else CommentedMap()
         for key in [k for k in target if k not in new]:
             del target[key]
         for key, value in new.items():
-            target[key] = _merge(target.get(key), value)
+            target[key] = _merge(target.get(key), value, literal)
         if list(target) != list(new):  # new order wins (a key added or moved)
             ordered = CommentedMap()
             ordered.ca.comment = target.ca.comment
@@ -234,21 +282,21 @@ def _merge(old: Any, new: Any) -> Any:
         return target
     if isinstance(new, list):
         old_list = old if isinstance(old, CommentedSeq) else None
-        by_id: dict[str, tuple[int, Any]] = {}
+        by_id: dict[str, list[tuple[int, Any]]] = {}  # id -> old entries (a duplicate id keeps its order)
         if old_list is not None:
             for index, entry in enumerate(old_list):
                 if isinstance(entry, dict) and isinstance(entry.get("id"), str):
-                    by_id.setdefault(entry["id"], (index, entry))
+                    by_id.setdefault(entry["id"], []).append((index, entry))
         seq = CommentedSeq()
         for position, value in enumerate(new):
             key = value.get("id") if isinstance(value, dict) else None
-            if isinstance(key, str) and key in by_id:
-                index, previous = by_id.pop(key)
+            if isinstance(key, str) and by_id.get(key):
+                index, previous = by_id[key].pop(0)
             elif old_list is not None and position < len(old_list) and not isinstance(value, dict):
                 index, previous = position, old_list[position]
             else:
                 index, previous = -1, None
-            seq.append(_merge(previous, value))
+            seq.append(_merge(previous, value, literal))
             if old_list is not None and index in old_list.ca.items:
                 seq.ca.items[position] = old_list.ca.items[index]
         if old_list is not None:
@@ -256,4 +304,9 @@ def _merge(old: Any, new: Any) -> Any:
             if old_list.fa.flow_style():
                 seq.fa.set_flow_style()
         return seq
+    if isinstance(new, (str, int, float)) and not isinstance(new, bool):
+        if isinstance(old, type(new)) and not isinstance(old, bool) and old == new:
+            return old  # unchanged: its quotes, block style or number spelling stay
+        if literal and isinstance(new, str) and "\n" in new:
+            return LiteralScalarString(new)
     return new

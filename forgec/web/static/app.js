@@ -629,6 +629,10 @@ $("#delegation-save").addEventListener("click", async () => {
   } catch (error) { status(`Not saved: ${error.message}`, true); }
 });
 
+window.addEventListener("beforeunload", (event) => {
+  if (cur && cur.text !== cur.savedText) event.preventDefault();  // the browser asks before unsaved edits are lost
+});
+
 // --- start ---------------------------------------------------------------------------------------------------
 
 loadState().then(refreshChips).then(() => {
