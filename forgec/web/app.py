@@ -322,7 +322,8 @@ async def api_import_stack(request: Request, state: EditorState) -> dict[str, An
     if not isinstance(doc, dict) or not isinstance(doc.get("items"), list):
         reason = parsed.get("parseError") or "it has no items list"
         raise Refused(f"{file_name} is not a pi-forge stack: {reason}", 422)
-    stack_id = doc.get("id") if isinstance(doc.get("id"), str) else Path(file_name).stem
+    declared = doc.get("id")
+    stack_id: str = declared if isinstance(declared, str) else Path(file_name).stem
     ref = f"project/{check_id(stack_id.strip())}{suffix}"
     base: str | None = None
     if data.get("overwrite") is True:

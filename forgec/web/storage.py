@@ -16,6 +16,7 @@ sha256 of the bytes it loaded, and a save or delete whose file changed on disk s
 from __future__ import annotations
 
 import hashlib
+import itertools
 import os
 import re
 from dataclasses import dataclass
@@ -230,7 +231,7 @@ def _dump_yaml(data: Any, original: str | None, *, literal: bool) -> str:
 def _mapping_indent(text: str) -> int:
     """How far the file indents a nested mapping under its key (2 when nothing shows it)."""
     lines = [line for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
-    for line, following in zip(lines, lines[1:], strict=False):
+    for line, following in itertools.pairwise(lines):
         stripped = line.strip()
         if stripped.endswith(":") and not stripped.startswith("- ") and not following.lstrip().startswith("- "):
             step = (len(following) - len(following.lstrip())) - (len(line) - len(line.lstrip()))

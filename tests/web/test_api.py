@@ -196,7 +196,7 @@ def test_import_a_pi_forge_stack_keeps_its_bytes(editor: Running) -> None:
     assert stored["ref"] == "project/typos.yaml"
     assert (editor.root / ".pi/forge/prompt-stacks/typos.yaml").read_bytes() == (editor.root / "broken" / "typos.yaml").read_bytes()
     status, again = editor.post("/api/import-stack", {"text": text, "file": "typos.yaml"})
-    assert status == 409  # an existing stack is replaced only when asked
+    assert status == 409 and again["conflict"] is True  # an existing stack is replaced only when asked
     status, _ = editor.post("/api/import-stack", {"text": text.replace("typos", "typos"), "file": "typos.yaml", "overwrite": True})
     assert status == 200
     status, refused = editor.post("/api/import-stack", {"text": '{"temperature": 1}', "file": "x.json"})
