@@ -150,6 +150,7 @@ def test_a_typo_shows_the_finding(session: Session) -> None:
     text = page.inner_text("#findings")
     assert re.search(r"FG\d{3}", text)
     assert "lastUserMessage" in text  # validate's did-you-mean
+    session.shot("stacks-finding")
     content.fill("You are Ada, a meticulous pair programmer.")
     page.wait_for_function("() => !document.querySelector('#findings').innerText.includes('lastUserMesage')")
 
@@ -223,9 +224,9 @@ def test_import_a_real_sillytavern_preset(session: Session) -> None:
     options = page.eval_on_selector_all("#dlg-import [name=character] option", "els => els.map(e => e.value)")
     assert options == ["100000", "100001"]
     page.select_option("#dlg-import [name=character]", "100001")
-    session.shot("import-dialog")
     page.click("#dlg-import-ok")
     page.wait_for_function("() => document.querySelector('#import-report').textContent.length > 100")
+    session.shot("import-report")
     report = page.inner_text("#import-report")
     page.click("#dlg-import button[value=cancel]")
     page.wait_for_function("() => document.querySelector('#current-title').textContent === 'project/marinara-special.json'")

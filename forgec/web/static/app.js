@@ -260,7 +260,8 @@ function renderForm() {
     input("Name", d.name, (v) => setKey(d, "name", v), {name: "stack-name"}),
     select("Mode", ["", "append", "prepend", "replace"], d.mode, (v) => setKey(d, "mode", v)),
     el("label", {class: "check"}, checkbox(d.autoActivate === true, (on) => setKey(d, "autoActivate", on ? true : undefined)), "Auto-activate")),
-    el("label", {}, "Description", textarea(d.description, (v) => setKey(d, "description", v), 2)));
+    el("label", {}, "Description", textarea(d.description, (v) => setKey(d, "description", v), 2)),
+    el("div", {class: "grid"}, jsonField("Defaults (JSON)", d, "defaults"), jsonField("Context (JSON)", d, "context")));
   form.replaceChildren(header, itemsEditor(d), policyEditor(d, "tools"), policyEditor(d, "skills"), variablesEditor(d), regexEditor(d));
 }
 
