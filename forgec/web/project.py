@@ -113,15 +113,40 @@ def import_candidates(root: Path) -> list[dict[str, Any]]:
     ids of their ``prompt_order`` (the import asks which one when there are several)."""
     out = []
     for path in _walk(root, (".json",)):
-        try:
-            if path.stat().st_size > 20_000_000:
-                continue
-            raw = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            continue
-        if not isinstance(raw, dict) or not isinstance(raw.get("prompts"), list):
-            continue
-        order = raw.get("prompt_order")
-        characters = [str(e["character_id"]) for e in order if isinstance(e, dict) and "character_id" in e] if isinstance(order, list) else []
-        out.append({"path": str(path.relative_to(root)), "characters": characters})
+        characters = _preset_characters(path)
+        if characters is not None:
+            out.append({"path": str(path.relative_to(root)), "characters": characters})
     return out
+
+
+#: (path, size, mtime) -> the preset's character ids, or None for a file that is not a preset; the
+#: listing is asked for after every save, and real presets are megabytes of JSON
+_PRESETS: dict[tuple[str, int, int], list[str] | None] = {}
+
+
+def _preset_characters(path: Path) -> list[str] | None:
+    try:
+        stat = path.stat()
+    except OSError:
+        return None
+    key = (str(path), stat.st_size, stat.st_mtime_ns)
+    if key not in _PRESETS:
+        _PRESETS[key] = _read_characters(path, stat.st_size)
+    return _PRESETS[key]
+
+
+def _read_characters(path: Path, size: int) -> list[str] | None:
+    if size > 20_000_000:
+        return None
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError):
+        return None
+    if not isinstance(raw, dict) or not isinstance(raw.get("prompts"), list):
+        return None
+    order = raw.get("prompt_order")
+    if not isinstance(order, list):
+        return []
+    from forgec.js.values import js_string  # the id as the importer's CHARACTER_ID spells it
+
+    return [js_string(e["character_id"]) for e in order if isinstance(e, dict) and "character_id" in e]
