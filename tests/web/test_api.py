@@ -203,3 +203,39 @@ def test_import_a_pi_forge_stack_keeps_its_bytes(editor: Running) -> None:
     assert status == 422 and "not a pi-forge stack" in refused["error"]
     status, refused = editor.post("/api/import-stack", {"text": '{"id": "../x", "items": []}', "file": "x.json"})
     assert status == 400 and "invalid stack id" in refused["error"]
+
+
+def test_with_global_the_user_global_folder_is_writable(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tests.web.conftest import copy_examples, start, stop
+
+    monkeypatch.setenv("PI_FORGE_GLOBAL_DIR", str(tmp_path / "global"))
+    running = start(copy_examples(tmp_path), tmp_path / "global", allow_global=True)
+    try:
+        status, made = running.post("/api/new", {"id": "storyteller", "location": "global"})
+        assert status == 200 and Path(made["path"]) == tmp_path / "global" / "prompt-stacks" / "storyteller.json"
+        _, state = running.get("/api/state")
+        row = next(r for r in state["stacks"] if r["ref"] == "global/storyteller.json")
+        assert row["writable"] is True and row["shadowed"] is True  # the project's storyteller wins
+        profile = {"schemaVersion": 1, "type": "pi-forge.agent-profile", "id": "mine",
+                   "model": {"provider": "anthropic", "id": "claude-sonnet-4-5"}, "thinkingLevel": "low",
+                   "promptStack": "global:storyteller"}  # fmt: skip
+        status, done = running.post("/api/profile/save", {"scope": "global", "profile": profile})
+        assert status == 200, done
+        assert Path(done["filePath"]).parent == tmp_path / "global" / "agent-profiles"
+    finally:
+        stop(running)
+
+
+def test_an_invalid_configured_port_warns_as_pi_forge_does(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from forgec.web.server import prepare
+    from tests.web.conftest import copy_examples
+
+    monkeypatch.setenv("PI_FORGE_GLOBAL_DIR", str(tmp_path / "global"))
+    root = copy_examples(tmp_path)
+    (root / ".pi/forge/config.json").write_text('{"webEditor": {"port": "8080"}}')
+    editor = prepare(root)
+    try:
+        assert editor.port > 0
+        assert any("webEditor.port must be an integer from 1 to 65535; using an available editor port" in w for w in editor.warnings)
+    finally:
+        editor.sock.close()
