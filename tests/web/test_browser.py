@@ -308,3 +308,20 @@ def test_profile_workspace_and_dark_theme(session: Session) -> None:
     _wait_idle(page)
     session.shot("stacks-dark")
     page.click("#theme")
+
+
+def test_keyboard_only_new_stack_and_tabs(session: Session) -> None:
+    page = session.page
+    page.click("#tab-stacks")
+    page.once("dialog", lambda dialog: dialog.accept())  # "Discard unsaved changes?" (the chip edit)
+    page.focus("#new-stack")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#dlg-new[open]")
+    page.keyboard.type("typed-by-keyboard")
+    page.keyboard.press("Enter")  # the dialog's default button is Create
+    page.wait_for_function("() => document.querySelector('#current-title').textContent === 'project/typed-by-keyboard.json'")
+    assert (session.stacks / "typed-by-keyboard.json").is_file()
+    page.focus('[role=tab][data-panel="findings"]')
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate("() => document.activeElement.dataset.panel") == "prompt"
+    assert page.is_visible("#panel-prompt") and page.is_hidden("#panel-findings")

@@ -80,6 +80,16 @@ for (const button of document.querySelectorAll(".results [role=tab]")) {
   });
 }
 
+// Arrow keys move between the tabs of a tablist (the WAI-ARIA tabs pattern); Enter/Space activate.
+for (const list of document.querySelectorAll("[role=tablist]")) {
+  list.addEventListener("keydown", (event) => {
+    if (event.key !== "ArrowLeft" && event.key !== "ArrowRight") return;
+    const tabs = [...list.querySelectorAll("[role=tab]")];
+    const next = tabs[(tabs.indexOf(document.activeElement) + (event.key === "ArrowRight" ? 1 : tabs.length - 1)) % tabs.length];
+    if (next) { event.preventDefault(); next.focus(); next.click(); }
+  });
+}
+
 // --- loading the project --------------------------------------------------------------------------
 
 async function loadState(keepRef) {
