@@ -36,6 +36,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "migrate-stacks": ("forgec.cli.migrate_stacks", "migrate_stacks", "Copy legacy .pi/prompt-stacks into .pi/forge/prompt-stacks."),
     "init": ("forgec.cli.init", "init", "Create a project: a stack, a context, a golden test, a pre-commit hook."),
     "completion": ("forgec.cli.completion", "completion", "Print the shell completion script (bash, zsh, fish)."),
+    "ui": ("forgec.cli.ui", "ui", "Edit stacks and profiles in a local web editor (the [ui] extra)."),
 }
 
 

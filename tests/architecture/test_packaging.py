@@ -41,3 +41,10 @@ def test_bundled_resources_are_readable() -> None:
     schema = json.loads(schema_path("prompt-stack").read_text(encoding="utf-8"))
     assert schema["$schema"].startswith("https://json-schema.org/")
     assert "macro" in grammar_path("macros").read_text(encoding="utf-8")
+
+
+@pytest.mark.skipif(_editable(), reason="editable install: data is read from the checkout")
+def test_the_installed_wheel_contains_the_web_editors_assets() -> None:
+    files = {str(f) for f in metadata.files("forgec") or []}
+    for source in sorted((REPO / "forgec" / "web" / "static").iterdir()):
+        assert f"forgec/web/static/{source.name}" in files, source.name
