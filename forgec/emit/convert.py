@@ -27,6 +27,8 @@ __all__ = [
     "Request",
     "convert_to_llm",
     "estimate_message_tokens",
+    "tools_json",
+    "usage_anchor",
     "function_tool",
     "grouped_tool_results",
     "is_blank",
@@ -404,6 +406,11 @@ def _tools_json(tools: list[dict[str, Any]]) -> str:
         for t in tools
     ]
     return json_stringify(held) or ""
+
+
+#: public names for the analyses (``forgec tokens``), which count exactly what pi-ai counts
+tools_json = _tools_json
+usage_anchor = _usage_anchor
 
 
 def context_estimate(

@@ -1,0 +1,17 @@
+"""Analyses of compiled prompts: cache stability across turns, diffs, token counts and budgets.
+
+The workflows behind ``forgec cache-check``, ``forgec diff`` and ``forgec tokens``.  They compile
+with :mod:`forgec.report` and build bodies with :mod:`forgec.emit`, so what they measure is exactly
+what ``forgec compile`` prints:
+
+* :mod:`forgec.analysis.cache` -- two turns of one stack: the common byte prefix of the two request
+  bodies, the first message that differs in the provider's cache order and the stack item behind it;
+* :mod:`forgec.analysis.diff` -- two compiled prompts message by message (two stacks, or a stack
+  and its version at a git revision), and the four provider bodies of one prompt side by side;
+* :mod:`forgec.analysis.tokens` -- pi-ai's chars/4 estimate per message and per request, real
+  OpenAI counts from an offline vocabulary (the ``[tokens]`` extra), the ``max-prompt-tokens`` budget;
+* :mod:`forgec.analysis.render` -- text, markdown (a pull-request comment) and JSON of those results.
+
+The static side of the same questions (a stack read without compiling) is the linter's:
+:mod:`forgec.lint.cache` and :mod:`forgec.lint.injection`.
+"""
