@@ -32,6 +32,9 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "snapshot": ("forgec.cli.snapshot", "snapshot", "Check or update golden files of compiled prompts."),
     "profile": ("forgec.cli.profile", "profile", "Agent profiles: list, validate, show, resolve against a model catalog."),
     "migrate-stacks": ("forgec.cli.migrate_stacks", "migrate_stacks", "Copy legacy .pi/prompt-stacks into .pi/forge/prompt-stacks."),
+    "cache-check": ("forgec.cli.cache_check", "cache_check_command", "Will the provider's prompt cache hit next turn? (two turns compared)"),
+    "diff": ("forgec.cli.diff", "diff_command", "A compiled prompt's changes message by message, or its four provider bodies."),
+    "tokens": ("forgec.cli.tokens", "tokens_command", "Token counts per message and request; the max-prompt-tokens budget."),
 }
 
 
