@@ -201,10 +201,7 @@ def _budgets(value: Any, where: str) -> dict[str, int]:
     ``default``, stack ids and target API names."""
     if value is None:
         return {}
-    if isinstance(value, dict):
-        table = value
-    else:
-        table = {"default": value}
+    table = value if isinstance(value, dict) else {"default": value}
     out: dict[str, int] = {}
     for key, limit in table.items():
         if isinstance(limit, bool) or not isinstance(limit, int) or limit <= 0:

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from forgec.environment import Environment
     from forgec.report import CompileResult, ReportInputs
 
-__all__ = ["CacheCheck", "Difference", "cache_check", "cache_units", "common_prefix_length", "body_text"]
+__all__ = ["CacheCheck", "Difference", "body_text", "cache_check", "cache_units", "common_prefix_length"]
 
 #: what a miss costs at each provider, in one line (shown with the first difference)
 CONSEQUENCE = {
@@ -237,7 +237,7 @@ def cache_check(
 ) -> CacheCheck:
     """Compile ``stack`` under two turns' contexts and compare the ``target`` bodies (see the module)."""
     from forgec.emit import resolve_model
-    from forgec.js.values import json_stringify, js_len
+    from forgec.js.values import js_len, json_stringify
     from forgec.report import compile_inputs, load_inputs
 
     catalog = env.catalog if env is not None and env.catalog_files else None

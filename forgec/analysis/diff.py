@@ -259,9 +259,7 @@ def _tool_ids(api: str, body: dict[str, Any]) -> set[str]:
     for node in _walk(body):
         if not isinstance(node, dict):
             continue
-        if api == "anthropic-messages" and node.get("type") == "tool_use" and isinstance(node.get("id"), str):
-            ids.add(node["id"])
-        elif api == "openai-completions" and node.get("type") == "function" and isinstance(node.get("id"), str):
+        if (api == "anthropic-messages" and node.get("type") == "tool_use" and isinstance(node.get("id"), str)) or (api == "openai-completions" and node.get("type") == "function" and isinstance(node.get("id"), str)):
             ids.add(node["id"])
         elif api == "openai-responses" and node.get("type") == "function_call" and isinstance(node.get("call_id"), str):
             ids.add(node["call_id"])
@@ -300,12 +298,12 @@ def diff_targets(result: CompileResult, *, label: str, context: str, env: Enviro
     catalog = env.catalog if env is not None and env.catalog_files else None
     prompt = result.request_prompt()
     llm = convert_to_llm(prompt.messages)
-    original_ids = {
-        part.get("id")
-        for msg in llm
-        for part in (msg.get("content") if isinstance(msg.get("content"), list) else [])
-        if isinstance(part, dict) and part.get("type") == "toolCall" and isinstance(part.get("id"), str)
-    }
+    original_ids: set[str] = set()
+    for msg in llm:
+        content = msg.get("content")
+        for part in content if isinstance(content, list) else []:
+            if isinstance(part, dict) and part.get("type") == "toolCall" and isinstance(part.get("id"), str):
+                original_ids.add(part["id"])
     customs = sum(1 for m in prompt.messages if isinstance(m, dict) and m.get("role") == "custom")
     rows: dict[str, dict[str, str]] = {key: {} for key, _ in _ROWS}
     models: dict[str, str] = {}

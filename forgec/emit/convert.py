@@ -27,8 +27,6 @@ __all__ = [
     "Request",
     "convert_to_llm",
     "estimate_message_tokens",
-    "tools_json",
-    "usage_anchor",
     "function_tool",
     "grouped_tool_results",
     "is_blank",
@@ -42,8 +40,10 @@ __all__ = [
     "text_of",
     "thinking_budget",
     "tool_output_text",
+    "tools_json",
     "transform_messages",
     "unique_by_name",
+    "usage_anchor",
     "user_parts",
 ]
 

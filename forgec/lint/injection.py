@@ -57,7 +57,7 @@ def lint_stack_injection(stack: Any, registry: Registry | None = None, flow: Sta
                         "message instead.",
                         codes.UNTRUSTED_IN_SYSTEM, item_id=item.item_id, pointer=use.pointer,
                         offset=use.offset, length=use.length, extra=True,
-                    )  # fmt: skip
+                    )
                 )
             elif kinds & {UNTRUSTED, EXTERNAL}:
                 findings.append(
@@ -68,7 +68,7 @@ def lint_stack_injection(stack: Any, registry: Registry | None = None, flow: Sta
                         "message instead.",
                         codes.UNTRUSTED_IN_ASSISTANT_TURN, item_id=item.item_id, pointer=use.pointer,
                         offset=use.offset, length=use.length, extra=True,
-                    )  # fmt: skip
+                    )
                 )
     for dynamic in flow.dynamic_names:
         findings.append(
@@ -78,7 +78,7 @@ def lint_stack_injection(stack: Any, registry: Registry | None = None, flow: Sta
                 "chooses which variable is used. Use a fixed name and compare the text with {{ifeq::…}}.",
                 codes.UNTRUSTED_AS_MACRO_NAME, item_id=dynamic.item_id, pointer=("items", dynamic.index, "content"),
                 offset=dynamic.offset, length=dynamic.length, extra=True,
-            )  # fmt: skip
+            )
         )
     findings.extend(_regex_findings(stack, flow.has_history))
     return findings
@@ -112,7 +112,8 @@ def _regex_findings(stack: Any, has_history: bool) -> list[Diagnostic]:
         roles = _untrusted_roles(rule)
         if marker is None or not roles or (stage == "history" and not has_history):
             continue
-        rule_id = rule.get("id").strip() if isinstance(rule.get("id"), str) else str(index + 1)
+        raw_id = rule.get("id")
+        rule_id = raw_id.strip() if isinstance(raw_id, str) else str(index + 1)
         findings.append(
             Diagnostic(
                 "warning",
@@ -121,6 +122,6 @@ def _regex_findings(stack: Any, has_history: bool) -> list[Diagnostic]:
                 f"{rule_id} -> {replace!r}. The captured text gains the wrapper's authority; restrict roles to "
                 "assistant or keep the capture out of the instruction.",
                 codes.UNTRUSTED_IN_REGEX_INSTRUCTION, pointer=("regex", "rules", index, "replace"), extra=True,
-            )  # fmt: skip
+            )
         )
     return findings
