@@ -125,10 +125,10 @@ register(
         "(a number for every stack and target, or a table with `default`, stack ids and target API "
         "names). The estimate is pi-ai's chars/4 (the one Pi uses to clamp the output cap); "
         "`forgec tokens` shows it per message, with real OpenAI counts where the [tokens] extra is "
-        "installed.",
-        bad='max-prompt-tokens = 20\n{"id": "s", "items": [{"kind": "block", "id": "a", "role": '
+        "installed. (The examples are compiled with the built-in sample context: about 1500 tokens.)",
+        bad='max-prompt-tokens = 1000\n{"id": "s", "items": [{"kind": "block", "id": "a", "role": '
         '"system", "content": "You are a careful assistant. Answer briefly, cite files, never guess."}]}',
-        good='max-prompt-tokens = 200\n{"id": "s", "items": [{"kind": "block", "id": "a", "role": '
+        good='max-prompt-tokens = 4000\n{"id": "s", "items": [{"kind": "block", "id": "a", "role": '
         '"system", "content": "You are a careful assistant. Answer briefly, cite files, never guess."}]}',
         pi_forge=False,
     ),
