@@ -134,12 +134,59 @@ def _entries(result: CompileResult) -> list[tuple[str, str, str]]:
     return out
 
 
-def diff_prompts(a: CompileResult, b: CompileResult, *, label_a: str, label_b: str, context: str) -> PromptDiff:
-    """Compare two compiles message by message (see the module docstring)."""
+def _system_parts(result: CompileResult, registry: Any) -> dict[str, str]:
+    """Each enabled system item's own text: the system prompt compiled with only that system item
+    (mode replace; message items and variables as they are), keyed by item id."""
+    import copy
+
+    from forgec.compile.assemble import compile_prompt
+    from forgec.model.variables import VariableStore
+
+    stack = result.loaded.stack
+    items = stack.get("items") if isinstance(stack, dict) else None
+    if not isinstance(items, list):
+        return {}
+    ctx = result.context
+    parts: dict[str, str] = {}
+    for index, item in enumerate(items):
+        if not isinstance(item, dict) or item.get("role") != "system" or item.get("enabled") is False:
+            continue
+        alone = copy.deepcopy(stack)
+        alone["mode"] = "replace"
+        for other, it in enumerate(alone["items"]):
+            if other != index and isinstance(it, dict) and it.get("role") == "system":
+                it["enabled"] = False
+        compiled = compile_prompt(alone, ctx.runtime(), VariableStore.fresh(ctx.session_variables), registry=registry)
+        parts[str(item.get("id"))] = compiled.system.prompt
+    return parts
+
+
+def _system_sources(a: CompileResult, b: CompileResult, registry: Any) -> str:
+    """``items "role" (changed), "guidelines" (removed)``: which system items the change comes from."""
+    pa, pb = _system_parts(a, registry), _system_parts(b, registry)
+    notes = []
+    for item_id in [*pa, *(k for k in pb if k not in pa)]:
+        if item_id not in pb:
+            notes.append(f'"{item_id}" (removed)')
+        elif item_id not in pa:
+            notes.append(f'"{item_id}" (added)')
+        elif pa[item_id] != pb[item_id]:
+            notes.append(f'"{item_id}" (changed)')
+    if not notes:
+        return "system prompt (base prompt or mode)"
+    return "system items " + ", ".join(notes)
+
+
+def diff_prompts(
+    a: CompileResult, b: CompileResult, *, label_a: str, label_b: str, context: str, registry: Any = None
+) -> PromptDiff:
+    """Compare two compiles message by message (see the module docstring); a changed system prompt
+    names the system items it comes from (``registry``: the run's plugin macros and slots)."""
     result = PromptDiff(label_a, label_b, context)
     sys_a, sys_b = a.system_prompt, b.system_prompt
     status = "equal" if sys_a == sys_b else "changed"
-    result.changes.append(MessageChange(status, "system", -1, -1, "system prompt", "system prompt", sys_a, sys_b))
+    source = "system prompt" if status == "equal" else _system_sources(a, b, registry)
+    result.changes.append(MessageChange(status, "system", -1, -1, source, source, sys_a, sys_b))
     ea, eb = _entries(a), _entries(b)
     keys_a = [(role, text) for role, text, _ in ea]
     keys_b = [(role, text) for role, text, _ in eb]
@@ -189,7 +236,7 @@ _ROWS = (
     ("roles", "roles in order"),
     ("custom", "custom messages become"),
     ("thinking", "thinking level (after clamp)"),
-    ("tool_ids", "tool-call ids rewritten"),
+    ("tool_ids", "tool-call ids"),
     ("images", "images"),
     ("cache", "cache markers"),
     ("cap", "output-token cap"),
@@ -329,7 +376,12 @@ def diff_targets(result: CompileResult, *, label: str, context: str, env: Enviro
         rows["custom"][api] = "user" if customs else "(no custom messages)"
         body_ids = _tool_ids(api, body)
         rewritten = len({i for i in original_ids if i not in body_ids}) if original_ids else 0
-        rows["tool_ids"][api] = f"{rewritten} of {len(original_ids)}" if original_ids else "(no tool calls)"
+        if not original_ids:
+            rows["tool_ids"][api] = "(no tool calls)"
+        elif not body_ids:
+            rows["tool_ids"][api] = "not sent (calls matched by name)"
+        else:
+            rows["tool_ids"][api] = f"{rewritten} of {len(original_ids)} rewritten"
         rows["images"][api] = _images(api, body)
         markers = sum(1 for node in _walk(body) if isinstance(node, dict) and "cache_control" in node)
         key = body.get("prompt_cache_key")
@@ -355,7 +407,8 @@ def diff_stacks(stack_a: Any, stack_b: Any, context: Any = None, *, env: Environ
     ctx = load_context(context)
     a = compile_inputs(load_inputs(stack_a, ctx, env=env), env=env)
     b = compile_inputs(load_inputs(stack_b, ctx, env=env), env=env)
-    return diff_prompts(a, b, label_a=str(stack_a), label_b=str(stack_b), context=_context_label(context))
+    registry = env.registry if env is not None else None
+    return diff_prompts(a, b, label_a=str(stack_a), label_b=str(stack_b), context=_context_label(context), registry=registry)
 
 
 def diff_revision(path: str, revision: str, context: Any = None, *, env: Environment | None = None) -> PromptDiff:

@@ -109,7 +109,7 @@ def render_prompt_diff(diff: PromptDiff, fmt: str, *, show_equal: bool = False) 
                 ("+" if c.status == "added" else "-") + line for line in (c.text_b or c.text_a).splitlines()
             )
             fence = _fence(body)
-            title = "system prompt" if c.index_a == -1 else f"message {_where(c.index_b if c.index_b is not None else c.index_a)} ({c.role}, {c.source_b or c.source_a})"
+            title = f"system prompt ({c.source_b})" if c.index_a == -1 else f"message {_where(c.index_b if c.index_b is not None else c.index_a)} ({c.role}, {c.source_b or c.source_a})"
             lines.extend(["", f"<details><summary>{_html(title)}: {c.status}</summary>", "", f"{fence}diff", body, fence, "", "</details>"])
         return "\n".join(lines) + "\n"
     lines = [f"diff {diff.label_a} -> {diff.label_b} (context {diff.context}): {summary}"]
