@@ -55,7 +55,7 @@ def test_markdown_is_a_well_formed_github_comment(run) -> None:
     fences = [line for line in lines if re.fullmatch(r"`{3,}(diff)?", line)]
     assert len(fences) % 2 == 0
     for opening, closing in zip(fences[::2], fences[1::2], strict=True):
-        assert opening.rstrip("diff") == closing
+        assert opening.removesuffix("diff") == closing
     assert "````diff" in text
 
 

@@ -24,7 +24,7 @@ def test_the_analysis_rules_are_complete() -> None:
 def test_static_rule_examples(rule) -> None:
     bad = analyses(rule.bad)
     assert rule.code in [d.code for d in bad], bad
-    assert all(d.extra and d.item_id is not None or d.code == "FG882" for d in bad)
+    assert all((d.extra and d.item_id is not None) or d.code == "FG882" for d in bad)
     assert analyses(rule.good) == []
 
 

@@ -85,7 +85,7 @@ def test_real_counts_for_openai_models_only() -> None:
     result = compile_report(PAIR, CONTEXTS / "turn-2.yaml")
     openai = count_tokens(result, "openai-responses")
     assert openai.encoding == "o200k_base" and "o200k_base" in openai.real_note
-    assert all(m.real is not None and 0 < m.real for m in openai.messages)
+    assert all(m.real is not None and m.real > 0 for m in openai.messages)
     assert openai.real_total == openai.system_real + openai.tools_real + sum(m.real or 0 for m in openai.messages)
     assert openai.messages[-1].real == 18  # "Good catch. Please make the fix and keep the backoff capped at 30 seconds."
     other = count_tokens(result, "anthropic-messages")

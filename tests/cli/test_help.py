@@ -9,7 +9,7 @@ import pytest
 
 @pytest.mark.parametrize("command", [(), ("validate",), ("schema",), ("rule",), ("preview",), ("compile",),
                                      ("fingerprint",), ("import-silly",), ("snapshot",), ("snapshot", "check"),
-                                     ("snapshot", "update")])
+                                     ("snapshot", "update"), ("cache-check",), ("diff",), ("tokens",)])
 def test_every_help_has_examples_and_exit_codes(run, command: tuple[str, ...]) -> None:
     result = run(*command, "--help")
     assert result.exit_code == 0
