@@ -15,3 +15,23 @@ what ``forgec compile`` prints:
 The static side of the same questions (a stack read without compiling) is the linter's:
 :mod:`forgec.lint.cache` and :mod:`forgec.lint.injection`.
 """
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from forgec.errors import InputError
+
+if TYPE_CHECKING:
+    from forgec.codecs.stack import LoadedStack
+
+__all__ = ["require_parsed"]
+
+
+def require_parsed(loaded: LoadedStack, label: str) -> None:
+    """Refuse a stack file that did not parse: pi-forge would compile its fallback stack, and a
+    comparison or a count of that would describe a prompt nobody wrote."""
+    document = loaded.document
+    if document is not None and not document.parsed:
+        reason = next((d.message for d in loaded.diagnostics if d.level == "error"), "parse error")
+        raise InputError(f"{label} could not be parsed: {reason}", path=loaded.path, diagnostics=list(loaded.diagnostics))

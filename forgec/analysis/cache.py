@@ -242,7 +242,11 @@ def cache_check(
 
     catalog = env.catalog if env is not None and env.catalog_files else None
     chosen = resolve_model(target, model, catalog)
-    one = compile_inputs(load_inputs(stack, first_context, env=env), env=env)
+    from forgec.analysis import require_parsed
+
+    first = load_inputs(stack, first_context, env=env)
+    require_parsed(first.loaded, str(stack))
+    one = compile_inputs(first, env=env)
     two = compile_inputs(load_inputs(one.loaded, second_context, env=env), env=env)
     (body1, err1), (body2, err2) = (_body(r, target, chosen, catalog, session_id) for r in (one, two))
     errors = tuple(f"turn {n}: pi-ai fails to build the request: {e}" for n, e in ((1, err1), (2, err2)) if e)

@@ -401,12 +401,15 @@ def _context_label(context: Any) -> str:
 
 def diff_stacks(stack_a: Any, stack_b: Any, context: Any = None, *, env: Environment | None = None) -> PromptDiff:
     """Compile two stacks (paths, data or loaded stacks) under one context and compare them."""
+    from forgec.analysis import require_parsed
     from forgec.codecs.context import load_context
     from forgec.report import compile_inputs, load_inputs
 
     ctx = load_context(context)
-    a = compile_inputs(load_inputs(stack_a, ctx, env=env), env=env)
-    b = compile_inputs(load_inputs(stack_b, ctx, env=env), env=env)
+    inputs_a, inputs_b = load_inputs(stack_a, ctx, env=env), load_inputs(stack_b, ctx, env=env)
+    require_parsed(inputs_a.loaded, str(stack_a))
+    require_parsed(inputs_b.loaded, str(stack_b))
+    a, b = compile_inputs(inputs_a, env=env), compile_inputs(inputs_b, env=env)
     registry = env.registry if env is not None else None
     return diff_prompts(a, b, label_a=str(stack_a), label_b=str(stack_b), context=_context_label(context), registry=registry)
 
@@ -427,6 +430,9 @@ def diff_revision(path: str, revision: str, context: Any = None, *, env: Environ
 
 def diff_stack_targets(stack: Any, context: Any = None, *, env: Environment | None = None) -> TargetsDiff:
     """Compile ``stack`` and compare the four provider bodies (:func:`diff_targets`)."""
-    from forgec.report import compile_report
+    from forgec.analysis import require_parsed
+    from forgec.report import compile_inputs, load_inputs
 
-    return diff_targets(compile_report(stack, context, env=env), label=str(stack), context=_context_label(context), env=env)
+    inputs = load_inputs(stack, context, env=env)
+    require_parsed(inputs.loaded, str(stack))
+    return diff_targets(compile_inputs(inputs, env=env), label=str(stack), context=_context_label(context), env=env)

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import click
 
-from forgec.cli._common import echo_diagnostics, no_traceback, trust_plugins_option
-from forgec.cli._stack import compile_stack_argument, stack_and_context, stack_environment
+from forgec.cli._common import echo_diagnostics, fail, no_traceback, trust_plugins_option
+from forgec.cli._stack import compile_stack_argument, echo_load_errors, stack_and_context, stack_environment
 from forgec.model import API_ORDER
 
 _EPILOG = """\b
@@ -34,8 +34,8 @@ Budget: [tool.forgec] max-prompt-tokens = 8000, or a table
   max-prompt-tokens = { default = 8000, coding = 6000, "openai-responses" = 12000 }
 (default, stack ids, target APIs; the tightest that applies). Above it: FG890 on stderr.
 
-Exit codes: 0 within budget; 1 a budget exceeded (FG890) or compile errors; 2 usage error or
-unreadable input."""
+Exit codes: 0 within budget; 1 a budget exceeded (FG890) or loader errors in the stack; 2 usage
+error, unreadable input or a stack file that does not parse."""
 
 
 @click.command("tokens", epilog=_EPILOG, context_settings={"help_option_names": ["-h", "--help"]})
@@ -55,6 +55,9 @@ def tokens_command(
 
     env = stack_environment(stack, None, trust_plugins)
     run = compile_stack_argument(env, stack, context_path, stdin_filename=None, command="forgec tokens")
+    load_failed, parsed = echo_load_errors(run.result.loaded, run.display)
+    if not parsed:
+        fail(f"{run.display} could not be parsed; no token counts")
     catalog = env.catalog if env.catalog_files else None
     apis = list(API_ORDER) if target == "all" else [target]
     reports = [count_tokens(run.result, api, catalog=catalog, real=not no_real) for api in apis]
@@ -62,4 +65,4 @@ def tokens_command(
     budgets = env.settings.max_prompt_tokens
     over = [d for r in reports for d in check_budget(r, budgets, run.result.loaded.stack_id)]
     echo_diagnostics(run.display, over)
-    sys.exit(1 if over else 0)
+    sys.exit(1 if over or load_failed else 0)

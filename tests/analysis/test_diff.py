@@ -145,3 +145,13 @@ def test_targets_all_shows_what_each_provider_receives(tmp_path: Path) -> None:
     assert rows["cap"]["anthropic-messages"].startswith("max_tokens ")
     assert "roles" in diff.differing_rows() and "cap" in diff.differing_rows()
     assert set(rows["error"].values()) == {"none"}
+
+
+def test_unparsable_stack_is_refused_not_compiled_as_the_fallback(run, tmp_path: Path) -> None:
+    (tmp_path / "bad.json").write_text('{"id": "x", "items": [', encoding="utf-8")
+    for args in (("diff", "bad.json", str(STACKS / "pr-before.json")), ("diff", "bad.json", "--targets", "all"),
+                 ("tokens", "bad.json"),
+                 ("cache-check", "bad.json", "--context", str(CONTEXTS / "turn-1.yaml"), "--context", str(CONTEXTS / "turn-2.yaml"))):
+        result = run(*args, cwd=tmp_path)
+        assert result.exit_code == 2, (args, result.output)
+        assert "could not be parsed" in result.output and "Traceback" not in result.output
