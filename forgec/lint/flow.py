@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from forgec.compile.macros.grammar import Macro, Node, parse
+from forgec.compile.macros.grammar import Macro, Node, iter_macros, parse
 from forgec.js.values import js_trim
 from forgec.model import BUILTIN_MACRO_NAMES, CHAT_HISTORY_SLOT
 
@@ -266,6 +266,20 @@ class _Analysis:
             )
 
 
+def _flat_taints(doc: tuple[Node, ...], text: str) -> list[tuple[Macro, Taint]]:
+    """The sources anywhere in a block too deeply nested for the walk (pi-forge expands thousands of
+    levels): every ``{{time}}`` and ``{{lastUserMessage}}`` counts as printed, without following
+    variables -- less precise, never a crash."""
+    out: list[tuple[Macro, Taint]] = []
+    for macro in iter_macros(doc):  # iterative: any depth
+        command = macro.command(text)
+        if command == "time":
+            out.append((macro, Taint(frozenset({VOLATILE}), "{{time}}")))
+        elif command == "lastUserMessage":
+            out.append((macro, Taint(frozenset({VOLATILE, UNTRUSTED}), "{{lastUserMessage}}")))
+    return out
+
+
 def _order(index: int, item: dict[str, Any]) -> tuple[int, int]:
     """Compile order: the system prompt's items first, then the message items (compile-core §2)."""
     return (0, index) if item.get("role") == "system" else (1, index)
@@ -311,7 +325,10 @@ def analyse_stack(stack: Any, registry: Registry | None = None) -> StackFlow:
     for _ in range(len(blocks) + 2):
         analysis.changed = False
         for index, item, content, doc in blocks:
-            _Walker(analysis, index, item, content, _order(index, item)).emitted(doc, record=True)
+            try:
+                _Walker(analysis, index, item, content, _order(index, item)).emitted(doc, record=True)
+            except RecursionError:  # nesting deeper than the walk can follow: see _flat_taints
+                continue
         if not analysis.changed:
             break
     history_at = next((index for index, item in items if _is_history(item)), None)
@@ -333,7 +350,11 @@ def analyse_stack(stack: Any, registry: Registry | None = None) -> StackFlow:
             content, doc = parsed[index]
             walker = _Walker(analysis, index, item, content, _order(index, item))
             seen: set[tuple[int, str]] = set()
-            for macro, taint in walker.emitted(doc, record=False):
+            try:
+                emitted = walker.emitted(doc, record=False)
+            except RecursionError:
+                emitted = _flat_taints(doc, content)
+            for macro, taint in emitted:
                 if (macro.start, taint.describe()) in seen:
                     continue
                 seen.add((macro.start, taint.describe()))

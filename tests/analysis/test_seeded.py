@@ -139,3 +139,11 @@ def test_findings_reach_validate_with_positions(run, tmp_path) -> None:
     )
     result = run("validate", str(path), "--format", "concise")
     assert "s.yaml:6:21: FG870 [warning]" in result.stdout, result.stdout
+
+
+def test_nesting_deeper_than_the_walk_is_still_analysed() -> None:
+    """pi-forge expands thousands of nested macros; the analysis must not crash on them (it falls
+    back to finding the sources anywhere in the block)."""
+    depth = 5000
+    content = "{{upper::" * depth + "{{lastUserMessage}}" + "}}" * depth
+    assert codes_and_items(stack(block("deep", "system", content), HISTORY)) == [("FG870", "deep"), ("FG880", "deep")]
