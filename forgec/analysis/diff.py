@@ -214,6 +214,8 @@ def stack_at_revision(path: str, revision: str) -> tuple[bytes, str]:
     import os
     import subprocess
 
+    if not revision or revision.startswith("-"):  # never an option of git show (--output=FILE writes a file)
+        raise InputError(f"not a git revision: {revision!r}", path=path)
     folder = os.path.dirname(os.path.abspath(path)) or "."
     name = os.path.basename(path)
     try:

@@ -103,6 +103,9 @@ def test_git_revision_against_the_working_file(run, tmp_path: Path) -> None:
     assert "1 changed, 1 added, 0 removed" in result.stdout
     missing = run("diff", "coding.json", "--git", "no-such-ref", cwd=tmp_path)
     assert missing.exit_code == 2 and "git cannot show coding.json at no-such-ref" in missing.output
+    option = run("diff", "coding.json", "--git", f"--output={tmp_path / 'written'}", cwd=tmp_path)
+    assert option.exit_code == 2 and "not a git revision" in option.output
+    assert not any(p.name.startswith("written") for p in tmp_path.iterdir())
 
 
 def test_usage_errors(run) -> None:
