@@ -12,6 +12,8 @@ The shape follows ruff, because users already know it::
     severity = { FG135 = "warning" } # re-level a rule (error | warning | info)
     strict = true                    # warnings fail too (like ``--strict``)
     plugins = ["my_forgec_plugin"]   # read here, used by the plugin system
+    max-prompt-tokens = 8000         # budget of pi-ai's estimate (FG890); or a table:
+    # max-prompt-tokens = { default = 8000, coding = 6000, "openai-completions" = 12000 }
 
     [tool.forgec.per-file-ignores]   # globs relative to this file's folder (JSON has no comments)
     "prompts/legacy/*.json" = ["unknown-field"]
@@ -67,6 +69,8 @@ class Settings:
     path: Path | None = None
     #: glob (relative to the settings file's folder, ``/``-separated) -> the selectors it ignores
     per_file_ignores: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    #: ``max-prompt-tokens``: ``default``, stack ids and target API names -> the token budget (FG890)
+    max_prompt_tokens: dict[str, int] = field(default_factory=dict)
 
 
 def find_pyproject(start: Path) -> Path | None:
@@ -139,7 +143,7 @@ def load_settings_file(path: Path) -> Settings:
     return parse_table(table or {}, path)
 
 
-_KNOWN_KEYS = {"select", "extend-select", "ignore", "severity", "strict", "plugins", "per-file-ignores"}
+_KNOWN_KEYS = {"select", "extend-select", "ignore", "severity", "strict", "plugins", "per-file-ignores", "max-prompt-tokens"}
 
 
 def parse_table(table: dict[str, Any], path: Path | None = None) -> Settings:
@@ -189,7 +193,25 @@ def parse_table(table: dict[str, Any], path: Path | None = None) -> Settings:
     # fail early, with the file named, on selectors that match no rule
     for selector in (*(select or ()), *extend_select, *ignore, *severity, *(v for vs in per_file.values() for v in vs)):
         _check_selector(selector, where)
-    return Settings(select, extend_select, ignore, severity, strict, plugins, path, per_file)
+    budgets = _budgets(table.get("max-prompt-tokens"), where)
+    return Settings(select, extend_select, ignore, severity, strict, plugins, path, per_file, budgets)
+
+
+def _budgets(value: Any, where: str) -> dict[str, int]:
+    """``max-prompt-tokens``: a positive integer (every stack and target) or a table of them keyed by
+    ``default``, stack ids and target API names."""
+    if value is None:
+        return {}
+    table = value if isinstance(value, dict) else {"default": value}
+    out: dict[str, int] = {}
+    for key, limit in table.items():
+        if isinstance(limit, bool) or not isinstance(limit, int) or limit <= 0:
+            raise SettingsError(
+                f"{where}: max-prompt-tokens{'' if key == 'default' and not isinstance(value, dict) else f'.{key}'} "
+                f"must be a positive integer (a token budget), not {limit!r}"
+            )
+        out[str(key)] = limit
+    return out
 
 
 _EMPTY_HINT = (

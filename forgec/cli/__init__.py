@@ -37,6 +37,9 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "init": ("forgec.cli.init", "init", "Create a project: a stack, a context, a golden test, a pre-commit hook."),
     "completion": ("forgec.cli.completion", "completion", "Print the shell completion script (bash, zsh, fish)."),
     "ui": ("forgec.cli.ui", "ui", "Edit stacks and profiles in a local web editor (the [ui] extra)."),
+    "cache-check": ("forgec.cli.cache_check", "cache_check_command", "Will the provider's prompt cache hit next turn? (two turns compared)"),
+    "diff": ("forgec.cli.diff", "diff_command", "A compiled prompt's changes message by message, or its four provider bodies."),
+    "tokens": ("forgec.cli.tokens", "tokens_command", "Token counts per message and request; the max-prompt-tokens budget."),
 }
 
 

@@ -40,8 +40,10 @@ __all__ = [
     "text_of",
     "thinking_budget",
     "tool_output_text",
+    "tools_json",
     "transform_messages",
     "unique_by_name",
+    "usage_anchor",
     "user_parts",
 ]
 
@@ -404,6 +406,11 @@ def _tools_json(tools: list[dict[str, Any]]) -> str:
         for t in tools
     ]
     return json_stringify(held) or ""
+
+
+#: public names for the analyses (``forgec tokens``), which count exactly what pi-ai counts
+tools_json = _tools_json
+usage_anchor = _usage_anchor
 
 
 def context_estimate(

@@ -42,11 +42,22 @@ ReadStdin = Callable[[], bytes]
 
 def extra_checks(loaded: LoadedStack, registry: Registry | None = None) -> list[Diagnostic]:
     """forgec's own checks on a loaded stack (every finding ``extra=True``): the static macro lint
-    (FG21x), then the typo hints (FG15x).  ``registry``'s custom macros and slots count as known."""
+    (FG21x), the typo hints (FG15x), then the prompt analyses -- cache stability (FG87x) and
+    injection boundaries (FG88x), which share one flow analysis.  ``registry``'s custom macros and
+    slots count as known."""
     from forgec.compile.macros.lint import lint_stack_macros
+    from forgec.lint.cache import lint_stack_cache
+    from forgec.lint.flow import analyse_stack
     from forgec.lint.hints import lint_stack_hints
+    from forgec.lint.injection import lint_stack_injection
 
-    return [*lint_stack_macros(loaded.stack, registry), *lint_stack_hints(loaded, registry)]
+    flow = analyse_stack(loaded.stack, registry)
+    return [
+        *lint_stack_macros(loaded.stack, registry),
+        *lint_stack_hints(loaded, registry),
+        *lint_stack_cache(loaded.stack, registry, flow),
+        *lint_stack_injection(loaded.stack, registry, flow),
+    ]
 
 
 def _finish(loaded: LoadedStack, display: str, registry: Registry | None, prefix: Sequence[Diagnostic]) -> FileResult:

@@ -11,7 +11,8 @@ FG4xx      chat history
 FG5xx      agent profiles (FG500-FG569) and the forge config (FG570-FG599)
 FG6xx      regex rules
 FG7xx      SillyTavern import
-FG8xx      provider payloads and fingerprints (FG800-FG819), the delegation contract and execution (FG820-)
+FG8xx      provider payloads and fingerprints (FG800-FG819), the delegation contract and execution (FG820-),
+           prompt analyses: cache stability, injection boundaries, token budgets (FG870-FG899)
 FG9xx      forgec configuration and plugins
 =========  =====================================================================
 
@@ -74,6 +75,7 @@ def _load_all() -> None:
     if _loaded_all:
         return
     from forgec.rules import (  # noqa: F401  (imported for their registrations)
+        analyses,
         compile,
         forge_config,
         hints,

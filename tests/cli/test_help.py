@@ -9,7 +9,8 @@ import pytest
 
 @pytest.mark.parametrize("command", [(), ("validate",), ("schema",), ("rule",), ("preview",), ("compile",),
                                      ("fingerprint",), ("import-silly",), ("snapshot",), ("snapshot", "check"),
-                                     ("snapshot", "update"), ("plan",), ("run",)])
+                                     ("snapshot", "update"), ("plan",), ("run",), ("cache-check",), ("diff",),
+                                     ("tokens",)])
 def test_every_help_has_examples_and_exit_codes(run, command: tuple[str, ...]) -> None:
     result = run(*command, "--help")
     assert result.exit_code == 0
