@@ -16,6 +16,7 @@ from forgec.emit.convert import (
     data_url,
     function_tool,
     images_of,
+    js_max,
     js_property_error,
     part_type,
     parts_of,
@@ -181,7 +182,7 @@ def build_body(req: Request) -> dict[str, Any]:
         "stream": True,
         "prompt_cache_key": utf16_slice(req.session_id, 0, 64),
         "store": False,
-        "max_output_tokens": max(req.cap, 16),
+        "max_output_tokens": js_max(req.cap, 16),
     }
     if req.tools:
         body["tools"] = [{"type": "function", **function_tool(t)} for t in unique_by_name(req.tools)]
