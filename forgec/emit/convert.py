@@ -302,6 +302,17 @@ def convert_to_llm(messages: list[Any]) -> list[dict[str, Any]]:
     return out
 
 
+def reject_null_parts(messages: list[dict[str, Any]]) -> None:
+    """pi-ai reads ``part.type`` of every content part of every LLM message (the estimate, the shared
+    transform and each builder all start there), so a ``null`` part throws V8's TypeError whatever the
+    target; the context schema admits one (issue 12, point 3).  Called after the estimate, whose own
+    failures (an assistant turn without ``usage``) come first, as they do in pi-ai."""
+    for msg in messages:
+        content = msg.get("content")
+        if isinstance(content, list) and any(part is None for part in content):
+            raise js_property_error(None, "type")
+
+
 # --- §3 output-token cap -------------------------------------------------------------------------
 
 
