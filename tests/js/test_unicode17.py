@@ -13,6 +13,7 @@ property, plus a full scan of a few large properties under ``iu``.
 
 from __future__ import annotations
 
+import json
 import os
 from array import array
 from functools import cache
@@ -150,16 +151,14 @@ def _table(prop: str) -> Ranges:
 def test_version_is_written_once_and_matches_the_reference_env() -> None:
     assert u17.UNICODE_VERSION == "17.0"
     assert u17._records()["unicode"] == _vectors()["unicode"] == u17.UNICODE_VERSION
-    env = Path("/work/shared/oracle/cases/REFERENCE_ENV.json")
-    shared = Path(__file__).resolve().parents[2] / ".." / "shared" / "oracle" / "cases" / "REFERENCE_ENV.json"
-    for candidate in (env, shared):
-        if candidate.is_file():
-            import json
-
-            recorded = json.loads(candidate.read_text(encoding="utf-8"))
-            assert recorded["unicode"] == u17.UNICODE_VERSION
-            assert recorded["icu"] == u17.ICU_VERSION
-            break
+    assert u17._records()["icu"] == u17.ICU_VERSION
+    cases = os.environ.get("FORGEC_SHARED_CASES")
+    shared = Path(cases).parent if cases else Path(__file__).resolve().parents[3] / "shared" / "oracle" / "cases"
+    env = shared / "REFERENCE_ENV.json"
+    if not env.is_file():
+        pytest.skip("the reference environment record is not here")
+    recorded = json.loads(env.read_text(encoding="utf-8"))
+    assert (recorded["unicode"], recorded["icu"]) == (u17.UNICODE_VERSION, u17.ICU_VERSION)
 
 
 def test_the_scripts_new_in_unicode_17_are_accepted() -> None:
@@ -341,8 +340,6 @@ def test_final_sigma_sets_match_the_probes() -> None:
 
 
 def test_final_sigma_samples() -> None:
-    import json
-
     for item in _vectors()["sigma.samples"].split("\t"):
         source, lower, upper = json.loads(item)
         assert js_lower(source) == lower, source
