@@ -473,7 +473,9 @@ def _normalize_stack(value: Any, file_name: str, diagnostics: list[Diagnostic]) 
             stack[label] = policy
     variables = value.get("variables")
     if isinstance(variables, dict):
-        stack["variables"] = {k: v for k, v in js_items(variables) if isinstance(v, str)}
+        # pi-forge copies the strings into a new object by assignment: `out["__proto__"] = "…"` reaches
+        # Object.prototype's setter, which ignores a string, so that variable is dropped (compile-core §15.9)
+        stack["variables"] = {k: v for k, v in js_items(variables) if isinstance(v, str) and k != "__proto__"}
     if "regex" in value:
         if isinstance(value["regex"], dict):
             stack["regex"] = value["regex"]

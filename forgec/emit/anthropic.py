@@ -16,6 +16,8 @@ from forgec.emit.convert import (
     is_blank,
     is_tool_result_run,
     join_item,
+    js_max,
+    js_min,
     part_type,
     parts_of,
     sanitize_surrogates,
@@ -192,12 +194,13 @@ def build_body(req: Request) -> dict[str, Any]:
     if level == "off":
         body["thinking"] = {"type": "disabled"}
     else:
-        budget = thinking_budget(model, level, DEFAULT_BUDGETS)
-        wanted = min(cap + budget, model.max_tokens)
+        budget: float = thinking_budget(model, level, DEFAULT_BUDGETS)
+        wanted = js_min(cap + budget, model.max_tokens)  # JavaScript arithmetic: a NaN cap stays NaN
         if wanted <= budget:
             budget = max(0, wanted - 1024)
         max_tokens = clamp_output(model, req.estimate, wanted)
-        budget_tokens = min(budget, max(0, max_tokens - 1024)) or 1024
+        budget_tokens = js_min(budget, js_max(0, max_tokens - 1024))
+        budget_tokens = budget_tokens if js_truthy(budget_tokens) else 1024
         body["max_tokens"] = max_tokens
         body["thinking"] = {"type": "enabled", "budget_tokens": budget_tokens, "display": "summarized"}
     return body

@@ -304,6 +304,17 @@ def convert_to_llm(messages: list[Any]) -> list[dict[str, Any]]:
     return out
 
 
+def reject_null_parts(messages: list[dict[str, Any]]) -> None:
+    """pi-ai reads ``part.type`` of every content part of every LLM message (the estimate, the shared
+    transform and each builder all start there), so a ``null`` part throws V8's TypeError whatever the
+    target; the context schema admits one (issue 12, point 3).  Called after the estimate, whose own
+    failures (an assistant turn without ``usage``) come first, as they do in pi-ai."""
+    for msg in messages:
+        content = msg.get("content")
+        if isinstance(content, list) and any(part is None for part in content):
+            raise js_property_error(None, "type")
+
+
 # --- §3 output-token cap -------------------------------------------------------------------------
 
 
@@ -329,14 +340,38 @@ def _to_number(value: Any) -> float:
     return math.nan
 
 
-def _ceil_quarter(chars: int) -> int:
-    return math.ceil(chars / 4)
+def _ceil_quarter(chars: float) -> float:
+    """``Math.ceil(chars / 4)``; ``NaN`` stays ``NaN`` (a count that read a non-string's ``length``)."""
+    return chars if math.isnan(chars) else math.ceil(chars / 4)
 
 
-def estimate_message_tokens(msg: dict[str, Any]) -> int:
+def js_max(*values: float) -> float:
+    """``Math.max``: ``NaN`` if any argument is ``NaN`` (Python's ``max`` would ignore it)."""
+    return math.nan if any(math.isnan(v) for v in values) else max(values)
+
+
+def js_min(*values: float) -> float:
+    """``Math.min``: ``NaN`` if any argument is ``NaN``."""
+    return math.nan if any(math.isnan(v) for v in values) else min(values)
+
+
+def _name_length(name: Any) -> float:
+    """``block.name.length`` of a tool call: a string's UTF-16 length, an array's length, ``NaN`` for a
+    number, boolean or object (``undefined`` added to a number; issue 12).  A missing or ``null`` name
+    counts 0 as before: no recorded case shows what pi-ai does there."""
+    if isinstance(name, str):
+        return js_len(name)
+    if isinstance(name, list):
+        return len(name)
+    if name is None or name is UNDEFINED:
+        return 0
+    return math.nan
+
+
+def estimate_message_tokens(msg: dict[str, Any]) -> float:
     """pi-ai's per-message ``estimateTokens``: ``ceil(chars / 4)``, images count 4800 chars."""
     role = msg.get("role")
-    chars = 0
+    chars: float = 0
     content = msg.get("content")
     if role in ("user", "toolResult"):
         if isinstance(content, str):
@@ -356,7 +391,7 @@ def estimate_message_tokens(msg: dict[str, Any]) -> int:
                 chars += js_len(join_item(part.get("thinking")))
             elif isinstance(part, dict):
                 args = json_stringify(part["arguments"]) if "arguments" in part else None
-                chars += js_len(join_item(part.get("name"))) + (9 if args is None else js_len(args))
+                chars += _name_length(part.get("name")) + (9 if args is None else js_len(args))
     return _ceil_quarter(chars)
 
 
@@ -432,7 +467,7 @@ def context_estimate(
 def clamp_output(model: Model, estimate: float, wanted: float) -> int:
     """``min(wanted, max(1, contextWindow − estimate − 4096))``."""
     available = model.context_window - estimate - 4096
-    value = min(wanted, max(1, available))
+    value = js_min(wanted, js_max(1, available))  # NaN when the estimate is NaN: the body prints null
     return int(value) if float(value).is_integer() else value  # type: ignore[return-value]
 
 

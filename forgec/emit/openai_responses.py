@@ -16,6 +16,7 @@ from forgec.emit.convert import (
     data_url,
     function_tool,
     images_of,
+    js_max,
     js_property_error,
     part_type,
     parts_of,
@@ -28,7 +29,7 @@ from forgec.emit.convert import (
     user_parts,
 )
 from forgec.emit.ids import responses_id
-from forgec.js.values import UNDEFINED, is_number, js_len, js_truthy, json_stringify, utf16_slice
+from forgec.js.values import UNDEFINED, is_number, js_len, js_string, js_truthy, json_stringify, utf16_slice
 
 __all__ = ["DEFAULT_SESSION_ID", "build_body", "convert_input"]
 
@@ -91,7 +92,9 @@ def _assistant(msg: dict[str, Any], model: Model, position: int) -> list[dict[st
         if kind == "thinking":
             signature = part.get("thinkingSignature")
             if js_truthy(signature):
-                items.append(_parse_or_fail(signature) if isinstance(signature, str) else signature)
+                # JSON.parse converts a non-string first: an object becomes "[object Object]" and fails
+                # with V8's SyntaxError, as pi-ai does (issue 12); 5 or true parse to themselves
+                items.append(_parse_or_fail(signature if isinstance(signature, str) else js_string(signature)))
         elif kind == "text":
             item_id, phase = _text_id(part.get("textSignature"))
             if not item_id:
@@ -181,7 +184,7 @@ def build_body(req: Request) -> dict[str, Any]:
         "stream": True,
         "prompt_cache_key": utf16_slice(req.session_id, 0, 64),
         "store": False,
-        "max_output_tokens": max(req.cap, 16),
+        "max_output_tokens": js_max(req.cap, 16),
     }
     if req.tools:
         body["tools"] = [{"type": "function", **function_tool(t)} for t in unique_by_name(req.tools)]

@@ -20,11 +20,11 @@ import copy
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from functools import cache
 from typing import TYPE_CHECKING, Any, Final
 
 from forgec.codecs.profile import LoadedProfile, MalformedProfileError, find_profile_stack, validate_profile
 from forgec.fingerprint import FINGERPRINT_SHAPE_MESSAGE, is_fingerprint, sha256_v1
+from forgec.js.collation import locale_key
 from forgec.js.values import UNDEFINED, is_number, js_key_order, js_string, js_trim, utf16_key
 from forgec.model import BUILTIN_MACRO_NAMES, BUILTIN_SLOT_NAMES, MODES
 from forgec.model.identity import format_key, parse_selector
@@ -494,28 +494,6 @@ def _split_arguments(expression: str) -> list[str]:
     return parts
 
 
-@cache
-def _locale_key() -> Callable[[str], Any]:
-    """``String.prototype.localeCompare`` as a sort key: ICU's root collator when PyICU is there
-    (the reference ran ICU under ``en-US``, whose collation is the root's), else UTF-16 order."""
-    try:
-        import icu
-    except ImportError:  # pragma: no cover - PyICU is a dependency on Linux
-        return utf16_key
-    collator = icu.Collator.createInstance(icu.Locale.getRoot())
-    collator.setAttribute(icu.UCollAttribute.NORMALIZATION_MODE, icu.UCollAttributeValue.ON)
-
-    def key(text: str) -> Any:
-        try:
-            return collator.getSortKey(text)
-        except (UnicodeError, icu.ICUError):  # lone surrogates
-            return collator.getSortKey(
-                text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
-            )
-
-    return key
-
-
 def _dependency_order() -> Callable[[dict[str, Any]], Any]:
-    key = _locale_key()
+    key = locale_key()  # localeCompare (ICU, or forgec.js.collation's fallback without PyICU)
     return lambda entry: (key(entry["kind"]), key(entry["name"]))

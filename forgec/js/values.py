@@ -181,6 +181,28 @@ def rejoin_surrogates(text: str) -> str:
     return _from_units(_to_units(text))
 
 
+def js_concat(parts: list[str] | tuple[str, ...], separator: str = "") -> str:
+    """JavaScript string concatenation in forgec's one representation of a string.
+
+    A JavaScript string is UTF-16 units; forgec holds a Python ``str`` with every valid surrogate pair
+    joined into its code point, so equality, dictionary keys and lengths agree with JavaScript's only
+    if that stays true.  Concatenation is where it can break: a part ending in a lone high surrogate
+    followed by one starting with a lone low surrogate form a pair in JavaScript (``"\\ud83d" +
+    "\\ude00" === "😀"``) but two characters in Python.  So the pair is joined here (issue 12, point 2);
+    the common case (no lone high surrogate at a part's end) costs one check per part."""
+    text = separator.join(parts)
+    if separator or len(parts) < 2:
+        return text  # forgec's separators ("::", newlines) never hold a surrogate half
+    last = ""
+    for part in parts:
+        if not part:
+            continue  # an empty part between the halves still lets them meet
+        if last and "\ud800" <= last <= "\udbff" and "\udc00" <= part[0] <= "\udfff":
+            return _from_units(_to_units(text))
+        last = part[-1]
+    return text
+
+
 # --- truthiness and numbers (§0.2, §0.3) ---------------------------------------------------------
 
 

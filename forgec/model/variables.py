@@ -16,6 +16,10 @@ Scope = Literal["turn", "session", "static", "any"]
 
 _MISSING: Any = object()
 
+#: the one key whose plain assignment JavaScript routes to ``Object.prototype``'s accessor: ``obj[k] = "…"``
+#: on an object without an own ``__proto__`` property sets nothing (the setter ignores a non-object)
+PROTO = "__proto__"
+
 
 @dataclass(slots=True)
 class VariableStore:
@@ -35,12 +39,21 @@ class VariableStore:
         return {"session": dict(self.session), "turn": dict(self.turn), "sessionDirty": self.session_dirty}
 
     def set(self, scope: Literal["turn", "session"], name: str, value: str) -> None:
+        """§4.3 with JavaScript's object semantics: ``store.turn[name] = value``.
+
+        For ``__proto__`` that assignment reaches ``Object.prototype``'s setter, which ignores a
+        string: a turn ``setvar`` of ``__proto__`` stores nothing (the turn scope is a fresh ``{}``),
+        and a session one only marks the session dirty (``session.__proto__`` read the prototype,
+        which is never strictly equal to a string) unless the persisted session, parsed from JSON,
+        holds an own ``__proto__`` key, which is then an ordinary property (compile-core §15.9)."""
         if scope == "turn":
-            self.turn[name] = value
+            if name != PROTO:
+                self.turn[name] = value
             return
         current = self.session.get(name, _MISSING)
         if not (isinstance(current, str) and current == value):
-            self.session[name] = value
+            if name != PROTO or name in self.session:
+                self.session[name] = value
             self.session_dirty = True
 
     def clear(self, scope: Literal["turn", "session"], name: str) -> None:

@@ -27,7 +27,7 @@ from typing import Any
 
 from forgec.compile.macros.grammar import Macro, Node
 from forgec.diagnostics import Diagnostic
-from forgec.js.values import js_len, js_trim
+from forgec.js.values import js_concat, js_len, js_trim
 from forgec.model.runtime import Runtime
 from forgec.model.variables import MISSING, VariableStore, lookup, to_macro_text, to_prompt_text
 from forgec.rules.macros import EXPANSION_TOO_LONG, MACRO_FAILED, UNRESOLVED_MACRO
@@ -294,7 +294,7 @@ class Session:
                 if size * 2 > limit:  # near a limit: measure exactly, before anything is joined
                     exact = sum(js_len(part) for part in out)
                     check_units(exact)
-        return "".join(out)
+        return js_concat(out)  # halves of a surrogate pair that meet here form the character
 
     def expand_block(self, nodes: list[Node] | tuple[Node, ...]) -> str:
         """The block's own output: :meth:`expand_nodes` outside any macro.

@@ -4,77 +4,26 @@ pi-forge sorts each scope's names with ``String.prototype.localeCompare`` — th
 (tertiary strength, normalisation on) under the reference's ``en-US`` locale — stably over
 JavaScript object order.  forgec follows the measured recipe of compile-core §16.12: a PyICU root
 collator with normalisation switched on, and Python's stable ``sorted`` keyed on its sort keys.
-When PyICU is not installed, :func:`_approximate_key` gives a documented approximation that agrees
-for ASCII identifier-like names (docs/compatibility.md, *Slots*).
+Without PyICU (macOS, or whenever ``import icu`` fails) :mod:`forgec.js.collation` falls back to a
+pure-Python key that gives ICU's order for the corpus (docs/compatibility.md, *Slots*).
 """
 
 from __future__ import annotations
 
-import unicodedata
-from collections.abc import Callable
-from functools import cache
 from typing import Any
 
 from forgec.compile.slots.base import SlotContext
 from forgec.compile.slots.helpers import escape_xml, plain_bullet
+from forgec.js.collation import locale_key
 from forgec.js.values import js_items
 from forgec.model.variables import to_prompt_text
 
 SCOPES = (("static", "includeStatic"), ("session", "includeSession"), ("turn", "includeTurn"))
 
-# ICU root order of the ASCII characters that are not letters or digits (whitespace, punctuation,
-# symbols), used only by the fallback key.
-_ASCII_SYMBOL_ORDER = "\t\n\x0b\x0c\r _-,;:!?.'\"()[]{}@*/\\&#%`^+<=>|~$"
-
-
-@cache
-def _collator_key() -> Callable[[str], Any]:
-    """The sort-key function: PyICU's root collator, or the approximation without PyICU."""
-    try:
-        import icu
-    except ImportError:  # pragma: no cover - PyICU is a dependency on Linux
-        return _approximate_key
-    collator = icu.Collator.createInstance(icu.Locale.getRoot())
-    collator.setAttribute(icu.UCollAttribute.NORMALIZATION_MODE, icu.UCollAttributeValue.ON)
-
-    def key(name: str) -> Any:
-        try:
-            return collator.getSortKey(name)
-        except (UnicodeError, icu.ICUError):  # lone surrogates: compare the UTF-16 units as text
-            return collator.getSortKey(
-                name.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
-            )
-
-    return key
-
-
-def _approximate_key(name: str) -> tuple[Any, ...]:
-    """A three-level UCA-like key: symbols < digits < letters; accents, then case (lower first)."""
-    primary: list[tuple[int, int | str]] = []
-    secondary: list[int] = []
-    tertiary: list[int] = []
-    for ch in unicodedata.normalize("NFD", name):
-        if unicodedata.combining(ch):
-            secondary.append(ord(ch))
-            continue
-        if ch in _ASCII_SYMBOL_ORDER:
-            primary.append((0, _ASCII_SYMBOL_ORDER.index(ch)))
-        elif ch.isdigit():
-            primary.append((1, unicodedata.digit(ch, 0)))
-        elif ch.isalpha():
-            primary.append((2, ch.casefold()))
-        elif unicodedata.category(ch)[0] in "PSZ":
-            primary.append((0, 100 + ord(ch)))
-        else:
-            primary.append((3, ord(ch)))
-        secondary.append(0)
-        tertiary.append(1 if ch.isupper() else 0)
-    return (primary, secondary, tertiary)
-
 
 def sort_names(scope: dict[str, Any]) -> list[tuple[str, Any]]:
     """Entries of one scope: JavaScript object order, then a stable collation sort by name."""
-    key = _collator_key()
+    key = locale_key()
     return sorted(js_items(scope), key=lambda entry: key(entry[0]))
 
 
