@@ -32,6 +32,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "snapshot": ("forgec.cli.snapshot", "snapshot", "Check or update golden files of compiled prompts."),
     "profile": ("forgec.cli.profile", "profile", "Agent profiles: list, validate, show, resolve against a model catalog."),
     "migrate-stacks": ("forgec.cli.migrate_stacks", "migrate_stacks", "Copy legacy .pi/prompt-stacks into .pi/forge/prompt-stacks."),
+    "lsp": ("forgec.cli.lsp", "lsp", "Run the language server (stdio) for editors: diagnostics, completion, preview."),
 }
 
 

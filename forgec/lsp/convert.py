@@ -45,7 +45,9 @@ def _url(code: str) -> str | None:
         return None
 
 
-def _one(d: Diagnostic, severity: str, lines: LineIndex, uri: str, notes: list[Diagnostic]) -> types.Diagnostic:
+def _one(
+    d: Diagnostic, severity: str, lines: LineIndex, uri: str, notes: list[Diagnostic]
+) -> types.Diagnostic:
     url = _url(d.code)
     data: dict[str, object] = {}
     if d.fix is not None:
@@ -82,4 +84,8 @@ def uri_path(uri: str) -> Path:
     from urllib.parse import unquote, urlparse
 
     parsed = urlparse(uri)
-    return Path(unquote(parsed.path)) if parsed.scheme == "file" else Path("/nonexistent-forgec-uri") / parsed.path.lstrip("/")
+    return (
+        Path(unquote(parsed.path))
+        if parsed.scheme == "file"
+        else Path("/nonexistent-forgec-uri") / parsed.path.lstrip("/")
+    )

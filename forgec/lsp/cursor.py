@@ -17,7 +17,9 @@ from dataclasses import dataclass, field
 __all__ = ["Cursor", "read_cursor"]
 
 _WORD = re.compile(r"[A-Za-z0-9_.:\-/]*$")
-_YAML_KEY = re.compile(r"""^(?P<key>"[^"]*"|'[^']*'|[^\s:#'"{}\[\],][^:#{}\[\],]*?)\s*:(?:\s+(?P<value>.*))?$""")
+_YAML_KEY = re.compile(
+    r"""^(?P<key>"[^"]*"|'[^']*'|[^\s:#'"{}\[\],][^:#{}\[\],]*?)\s*:(?:\s+(?P<value>.*))?$"""
+)
 
 
 @dataclass(slots=True)
@@ -195,6 +197,7 @@ def _yaml_cursor(text: str, offset: int) -> Cursor:
     #: innermost first: (name of the container, values of the object it is, or of the list's parent)
     chain: list[tuple[str, dict[str, str]]] = []
     own: dict[str, str] = {}
+    key: str | None
     flow = _flow(content)
     if flow is not None:
         frames, key, prefix = flow
@@ -216,7 +219,7 @@ def _yaml_cursor(text: str, offset: int) -> Cursor:
     else:
         match = _YAML_KEY.match(content)
         if match is not None and (match.group("value") is not None or content.rstrip().endswith(":")):
-            key: str | None = _unquote(match.group("key"))
+            key = _unquote(match.group("key"))
             prefix = (match.group("value") or "").strip().lstrip("\"'")
         else:
             key, prefix = None, content.strip().lstrip("\"'")
@@ -288,4 +291,4 @@ def _siblings_after(after: list[str], column: int, own: dict[str, str]) -> None:
         if line_col == column:
             found = _line_key(line_content)
             if found is not None and found[1] is not None:
-                own.setdefault(*found)  # type: ignore[call-arg]
+                own.setdefault(found[0], found[1])

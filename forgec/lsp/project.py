@@ -19,10 +19,11 @@ from forgec.diagnostics import Diagnostic, Span
 from forgec.lsp.files import DEFAULT_CONTEXT_PATTERNS, FileKind, file_kind
 
 if TYPE_CHECKING:
+    from forgec.agents.profiles import ProfileWorkspace
     from forgec.diagnostics.findings import ReportedFile
     from forgec.environment import Environment
 
-__all__ = ["CheckedFile", "Project"]
+__all__ = ["CheckedFile", "Project", "resources"]
 
 
 @dataclass(slots=True)
@@ -152,6 +153,7 @@ class Project:
 
     def _check_context(self, path: Path) -> list[Diagnostic]:
         from forgec.codecs.context import ContextError, load_context
+        from forgec.rules import loader as codes
         from forgec.source.overlay import overlay
 
         with overlay(self.unsaved()):
@@ -161,7 +163,7 @@ class Project:
                 if error.problems:
                     return list(error.problems)
                 span = Span(str(path), *(error.position or (1, 1)), *(error.position or (1, 1)))
-                return [Diagnostic("error", str(error), error.code, span=span)]
+                return [Diagnostic("error", str(error), error.code or codes.CONTEXT_INVALID, span=span)]
         return []
 
 
@@ -177,7 +179,14 @@ def _check_settings(path: Path, text: str) -> list[Diagnostic]:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         line = getattr(error, "lineno", 1) or 1
-        return [Diagnostic("error", f"invalid pyproject.toml: {error}", codes.SETTINGS_INVALID, span=Span(str(path), line, 1, line, 1))]
+        return [
+            Diagnostic(
+                "error",
+                f"invalid pyproject.toml: {error}",
+                codes.SETTINGS_INVALID,
+                span=Span(str(path), line, 1, line, 1),
+            )
+        ]
     tool = data.get("tool")
     table = tool.get("forgec") if isinstance(tool, dict) else None
     if table is None:
@@ -189,7 +198,14 @@ def _check_settings(path: Path, text: str) -> list[Diagnostic]:
     except SettingsError as error:
         message = str(error).removeprefix(f"{path}: ")
         line = _settings_line(text, message)
-        return [Diagnostic("error", message, codes.SETTINGS_INVALID, span=Span(str(path), line, 1, line, len(text.split("\n")[line - 1]) + 1))]
+        return [
+            Diagnostic(
+                "error",
+                message,
+                codes.SETTINGS_INVALID,
+                span=Span(str(path), line, 1, line, len(text.split("\n")[line - 1]) + 1),
+            )
+        ]
     return []
 
 
@@ -206,3 +222,18 @@ def _settings_line(text: str, message: str) -> int:
             if re.match(rf"\s*\"?{re.escape(key)}\"?\s*=", lines[number - 1]):
                 return number
     return header
+
+
+def resources(project: Project, path: Path) -> ProfileWorkspace:
+    """The profiles and stacks of ``path``'s project and of the user-global folder, as the buffers
+    hold them (a stack id typed a moment ago is already a ``promptStack`` candidate)."""
+    from forgec.agents.profiles import load_workspace
+    from forgec.source.overlay import overlay
+    from forgec.workspace import find_project_root
+
+    env = project.environment(path)
+    root = find_project_root(_key(path).parent, env.global_dir) or env.project_root
+    with overlay(project.unsaved()):
+        return load_workspace(
+            root, global_dir=env.global_forge_dir, trusted=True, supported_slots=env.supported_slots
+        )
