@@ -220,3 +220,38 @@ async def test_a_quick_fix_repairs_the_unsaved_text(client: LanguageClient, tmp_
     seen = published(client, uri)
     change_document(client, uri, fixed, 2)
     assert not [d for d in await diagnostics_for(client, uri, after=seen) if "content" in d.message.lower()]
+
+
+async def test_the_preview_command_compiles_the_open_stack_against_the_workspace_context(
+    client: LanguageClient, tmp_path: Path
+) -> None:
+    stack_text = (
+        "schemaVersion: 1\nid: w\nitems:\n"
+        '  - { kind: block, id: a, role: system, content: "Work in {{cwd}}." }\n'
+        "  - { kind: slot, id: h, slot: chat-history }\n"
+    )
+    context = "cwd: /srv/app\nmessages:\n  - { role: user, content: hello, timestamp: 1 }\n"
+    root = project(tmp_path, {f"{STACKS}/w.yaml": stack_text, "contexts/session.yaml": context})
+    await start(client, root, {"context": "contexts/session.yaml"})
+    uri = open_document(client, root / STACKS / "w.yaml")
+    change_document(client, uri, stack_text.replace("Work in", "Build in"), 2)  # unsaved
+
+    shown = await client.workspace_execute_command_async(types.ExecuteCommandParams("forgec.preview", [uri]))
+    assert shown["systemPrompt"] == "Build in /srv/app."
+    assert shown["context"] == str(root / "contexts/session.yaml")
+    # the same compile `forgec preview --format json` makes (of the saved file: preview reads disk)
+    run = subprocess.run(
+        [sys.executable, "-m", "forgec", "preview", f"{STACKS}/w.yaml", "--context", "contexts/session.yaml", "--format", "json"],
+        cwd=root, env=SERVER_ENV, capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    report = json.loads(run.stdout)
+    assert shown["messages"] == report["messages"]["messages"]
+    assert report["system"]["prompt"] == "Work in /srv/app."
+
+    symbols = await client.text_document_document_symbol_async(
+        types.DocumentSymbolParams(types.TextDocumentIdentifier(uri))
+    )
+    assert symbols is not None
+    (stack,) = symbols
+    assert isinstance(stack, types.DocumentSymbol)
+    assert [child.name for child in stack.children or []] == ["a", "h"]
