@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol
 
 from forgec.lsp.convert import lsp_diagnostics, uri_path
 from forgec.lsp.files import DEFAULT_CONTEXT_PATTERNS, FileKind
@@ -33,11 +34,39 @@ _log = logging.getLogger("forgec.lsp")
 PREVIEW_COMMAND = "forgec.preview"
 
 
+class _Protocol(LanguageServerProtocol):
+    """pygls's protocol, minus a leak: pygls 2.1 files each notification handled by a generator (all
+    its built-in ``didOpen``/``didChange``/``didSave``/``didClose`` handlers) under a fresh id among
+    the pending requests and never removes it -- about 0.7 KiB per keystroke, for ever.  Each such
+    entry is dropped once its handler is done, so the server's memory stays flat over a long edit
+    session (benchmarks/bench_lsp.py, docs/performance.md)."""
+
+    def _handle_notification(self, method_name: str, params: Any) -> None:
+        pending = self._request_futures
+        before = set(pending)
+        super()._handle_notification(method_name, params)
+        for key in set(pending) - before:
+            future = pending[key]
+            if future.done():
+                pending.pop(key, None)
+            else:
+                future.add_done_callback(partial(_forget, pending, key))
+
+
+def _forget(pending: dict[Any, Any], key: Any, _done: Any) -> None:
+    pending.pop(key, None)
+
+
 class ForgecServer(LanguageServer):
     """The server and its state: the project (buffers, environments) and the last check."""
 
     def __init__(self) -> None:
-        super().__init__("forgec", VERSION, text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
+        super().__init__(
+            "forgec",
+            VERSION,
+            text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
+            protocol_cls=_Protocol,
+        )
         self.project = Project()
         self.checked: dict[Path, CheckedFile] = {}
         self.uris: dict[Path, str] = {}
