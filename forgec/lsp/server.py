@@ -162,6 +162,19 @@ def build_server() -> ForgecServer:
             ls.debounce = debounce / 1000
         ls.formatting = options.get("formatting") is True
 
+    @server.feature(types.INITIALIZED)
+    def initialized(ls: ForgecServer, params: types.InitializedParams) -> None:
+        """Ask to hear of files changed outside the editor (a ``git checkout``, another tool), so
+        cross-file findings follow them -- when the client can register watchers at all."""
+        watch = ls.client_capabilities.workspace
+        dynamic = watch.did_change_watched_files if watch is not None else None
+        if dynamic is None or not dynamic.dynamic_registration:
+            return
+        globs = ["**/.pi/**/*.json", "**/.pi/**/*.yaml", "**/.pi/**/*.yml", "**/pyproject.toml"]
+        options = types.DidChangeWatchedFilesRegistrationOptions([types.FileSystemWatcher(g) for g in globs])
+        registration = types.Registration("forgec-watch", types.WORKSPACE_DID_CHANGE_WATCHED_FILES, options)
+        ls.client_register_capability(types.RegistrationParams([registration]))
+
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: ForgecServer, params: types.DidOpenTextDocumentParams) -> None:
         if ls.guarded("open", lambda: ls.track(params.text_document.uri), None) is not None:

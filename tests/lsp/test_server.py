@@ -255,3 +255,33 @@ async def test_the_preview_command_compiles_the_open_stack_against_the_workspace
     (stack,) = symbols
     assert isinstance(stack, types.DocumentSymbol)
     assert [child.name for child in stack.children or []] == ["a", "h"]
+
+
+async def test_a_file_changed_outside_the_editor_refreshes_the_open_profiles_findings(
+    client: LanguageClient, tmp_path: Path
+) -> None:
+    stack = "schemaVersion: 1\nid: writer\nitems:\n  - { kind: slot, id: h, slot: chat-history }\n"
+    profile = (
+        '{\n  "schemaVersion": 1,\n  "type": "pi-forge.agent-profile",\n  "id": "rev",\n  "name": "Reviewer",\n'
+        '  "model": {"provider": "anthropic", "id": "claude-sonnet-4-5"},\n  "thinkingLevel": "low",\n'
+        '  "promptStack": "writer"\n}\n'
+    )
+    root = project(tmp_path, {f"{STACKS}/writer.yaml": stack, ".pi/forge/agent-profiles/rev.json": profile})
+    await start(client, root)
+    uri = open_document(client, root / ".pi/forge/agent-profiles/rev.json")
+    assert await diagnostics_for(client, uri) == []
+    expected = validate_json(root, ".pi/forge/agent-profiles/rev.json")
+    assert expected == {str((root / ".pi/forge/agent-profiles/rev.json").resolve()): set()}
+
+    # another tool renames the stack: the file is not open in the editor
+    (root / STACKS / "writer.yaml").write_text(stack.replace("id: writer", "id: author"), encoding="utf-8")
+    seen = published(client, uri)
+    client.workspace_did_change_watched_files(
+        types.DidChangeWatchedFilesParams(
+            [types.FileEvent((root / STACKS / "writer.yaml").as_uri(), types.FileChangeType.Changed)]
+        )
+    )
+    found = await diagnostics_for(client, uri, after=seen)
+    expected = validate_json(root, ".pi/forge/agent-profiles/rev.json")
+    assert flattened(found) == expected[str((root / ".pi/forge/agent-profiles/rev.json").resolve())]
+    assert found and any("writer" in d.message for d in found)
