@@ -256,3 +256,28 @@ def test_preview_compiles_the_unsaved_stack(workspace: tuple[Project, Path]) -> 
     assert shown["systemPrompt"].startswith("Voice dry.")
     assert shown["context"] == "<built-in sample context>"
     assert stack.read_text(encoding="utf-8") == STACK  # nothing written
+
+
+def test_trusted_plugins_macros_and_slots_are_completed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A real installed plugin distribution (tests/plugins), trusted as ``--trust-plugins`` trusts it."""
+    import sys
+
+    from tests.plugins.conftest import PLUGINS, build_site
+
+    monkeypatch.setenv("PI_FORGE_GLOBAL_DIR", str(tmp_path / "no-global"))
+    monkeypatch.syspath_prepend(str(build_site(tmp_path / "site-packages", ("system-status",))))
+    try:
+        stack = tmp_path / STACKS / "s.yaml"
+        project = Project([tmp_path], trust_plugins=True)
+        macro = 'id: s\nitems:\n  - { kind: block, id: a, role: system, content: "Load {{cpu'
+        items = complete(project, stack, "stack", macro, len(macro))
+        assert ("cpuLoad", "Rough CPU load") in [(i.label, i.detail) for i in items]
+        slot = "id: s\nitems:\n  - kind: slot\n    slot: "
+        assert "machine-status" in labels(complete(project, stack, "stack", slot, len(slot)))
+        untrusted = Project([tmp_path])
+        assert "cpuLoad" not in labels(complete(untrusted, stack, "stack", macro, len(macro)))
+    finally:
+        for module, _ in PLUGINS.values():
+            sys.modules.pop(module, None)
