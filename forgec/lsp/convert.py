@@ -80,12 +80,9 @@ def lsp_diagnostics(checked: CheckedFile, uri: str, encoding: str = "utf-16") ->
 
 
 def uri_path(uri: str) -> Path:
-    """The file system path of a ``file:`` URI (other schemes give a path nothing matches)."""
-    from urllib.parse import unquote, urlparse
+    """The file system path of a ``file:`` URI (Windows drive letters included); another scheme
+    (``untitled:``, ``git:``) gives a path under no folder, which no check reads."""
+    from pygls.uris import to_fs_path
 
-    parsed = urlparse(uri)
-    return (
-        Path(unquote(parsed.path))
-        if parsed.scheme == "file"
-        else Path("/nonexistent-forgec-uri") / parsed.path.lstrip("/")
-    )
+    path = to_fs_path(uri) if uri.startswith("file:") else None
+    return Path(path) if path else Path("/nonexistent-forgec-uri") / uri.replace(":", "_").replace("/", "_")
