@@ -11,6 +11,7 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from forgec.lsp.cursor import read_cursor
 from forgec.lsp.facts import (
     macro_at,
     macro_summaries,
@@ -114,8 +115,8 @@ def hover_markdown(
         markdown = rule_markdown(code.group(0))
         if markdown is not None:
             return markdown, start + code.start(), start + code.end()
-    if kind == "stack":
-        markdown = slot_markdown(word, registry)
+    if kind == "stack" and read_cursor(text, end, path.suffix.lower() in (".yaml", ".yml")).key == "slot":
+        markdown = slot_markdown(word, registry)  # the value of an item's ``slot``, not any word
         if markdown is not None:
             return markdown, start, end
     if kind == "profile":

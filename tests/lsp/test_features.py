@@ -281,3 +281,12 @@ def test_trusted_plugins_macros_and_slots_are_completed(
     finally:
         for module, _ in PLUGINS.values():
             sys.modules.pop(module, None)
+
+
+def test_a_slot_name_in_prose_is_not_a_slot(workspace: tuple[Project, Path]) -> None:
+    project, stack = workspace
+    text = STACK.replace("Tone {{getvar::tone}}.", "Use the tools wisely.")
+    assert hover_markdown(project, stack, "stack", text, at(text, "tools wisely", 2)) is None
+    json = '{"items": [{"kind": "slot", "id": "t", "slot": "tools"}]}'
+    shown = hover_markdown(project, stack.with_suffix(".json"), "stack", json, at(json, '"tools"', 2))
+    assert shown is not None and shown[0].startswith("**slot `tools`**")
