@@ -64,7 +64,6 @@ class Project:
         self.context = context
         self.buffers: dict[Path, str] = {}
         self._envs: dict[Path, Environment] = {}
-        self.settings_problem: str | None = None
 
     # --- buffers --------------------------------------------------------------------------------
 
@@ -108,9 +107,7 @@ class Project:
         if env is None:
             try:
                 env = Environment.discover(start, trust_plugins=self.trust_plugins)
-                self.settings_problem = None
-            except SettingsError as error:
-                self.settings_problem = str(error)
+            except SettingsError:  # FG012 on the pyproject.toml says why (_check_settings)
                 env = Environment.discover(start, trust_plugins=self.trust_plugins, isolated=True)
             self._envs[start] = env
         return env
