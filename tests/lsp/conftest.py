@@ -7,7 +7,9 @@ user-global forge folder and home are empty folders of its own, so nothing on th
 from __future__ import annotations
 
 import asyncio
+import atexit
 import os
+import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -21,6 +23,7 @@ from pytest_lsp import ClientServerConfig, LanguageClient
 pytest.importorskip("pygls")
 
 _HOME = Path(tempfile.mkdtemp(prefix="forgec-lsp-home-"))
+atexit.register(shutil.rmtree, _HOME, True)
 SERVER_ENV = {
     **os.environ,
     "HOME": str(_HOME),
