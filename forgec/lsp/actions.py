@@ -4,12 +4,15 @@ A fix is applied by the library (:func:`forgec.lint.fixes.apply_fixes`, the same
 ``--fix`` writes) to the editor's text, and handed back as the smallest :class:`TextEdit` that
 turns the old text into the new, so the editor's undo and the user's formatting are untouched.  In
 YAML a finding can also be silenced where it is, with a ``# forgec: ignore[CODE]`` comment on its
-line (JSON has no comments: ``per-file-ignores`` in ``[tool.forgec]`` is the way there).
+line; a JSON file (no comments) gets an entry in ``[tool.forgec.per-file-ignores]`` of the
+``pyproject.toml`` in force instead.
 """
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 
 from lsprotocol import types
 
@@ -75,10 +78,48 @@ def _suppress_edit(checked: CheckedFile, d: Diagnostic, lines: LineIndex) -> typ
     )
 
 
+def _ignore_in_settings(
+    checked: CheckedFile, d: Diagnostic, settings: tuple[Path, str]
+) -> types.CodeAction | None:
+    """JSON has no comments: the finding's rule is turned off for this one file in
+    ``[tool.forgec.per-file-ignores]`` of the ``pyproject.toml`` the settings came from."""
+    path, text = settings
+    try:
+        relative = checked.path.resolve().relative_to(path.parent.resolve()).as_posix()
+    except ValueError:
+        return None
+    key = json.dumps(relative)
+    if re.search(r"^\s*per-file-ignores\s*=", text, re.MULTILINE) or re.search(
+        rf"^\s*{re.escape(key)}\s*=", text, re.MULTILINE
+    ):
+        return None  # an inline table, or an entry for this file already: the user edits it
+    lines = LineIndex(text)
+    header = re.search(r"^\[tool\.forgec\.per-file-ignores\][^\n]*\n?", text, re.MULTILINE)
+    if header is not None:
+        at = header.end()
+        new = ("" if text[:at].endswith("\n") else "\n") + f'{key} = ["{d.code}"]\n'
+    else:
+        at = len(text)
+        new = (
+            "\n" if text and not text.endswith("\n") else ""
+        ) + f'\n[tool.forgec.per-file-ignores]\n{key} = ["{d.code}"]\n'
+    where = types.Position(*lines.position(at))
+    return types.CodeAction(
+        title=f"Ignore {d.code} in this file (per-file-ignores in {path.name})", kind=types.CodeActionKind.QuickFix,
+        edit=types.WorkspaceEdit(changes={path.resolve().as_uri(): [types.TextEdit(types.Range(where, where), new)]}),
+    )  # fmt: skip
+
+
 def code_actions(
-    checked: CheckedFile, uri: str, wanted: types.Range, encoding: str = "utf-16"
+    checked: CheckedFile,
+    uri: str,
+    wanted: types.Range,
+    encoding: str = "utf-16",
+    settings: tuple[Path, str] | None = None,
 ) -> list[types.CodeAction]:
-    """The quick fixes and suppressions of the findings under ``wanted``, then "fix all"."""
+    """The quick fixes and suppressions of the findings under ``wanted``, then "fix all".
+
+    ``settings``: the ``pyproject.toml`` in force and its text, for a JSON file's suppressions."""
     if checked.reported is None:
         return []
     lines = LineIndex(checked.text, encoding)
@@ -98,6 +139,11 @@ def code_actions(
                     title=f"Fix {d.code}: {title}", kind=types.CodeActionKind.QuickFix, diagnostics=[shown],
                     is_preferred=True, edit=types.WorkspaceEdit(changes={uri: [edit]}),
                 ))  # fmt: skip
+        if not yaml and settings is not None and d.code != "FG153":
+            ignore = _ignore_in_settings(checked, d, settings)
+            if ignore is not None:
+                ignore.diagnostics = [shown]
+                actions.append(ignore)
         if yaml:
             suppress = _suppress_edit(checked, d, lines)
             if suppress is not None:

@@ -300,7 +300,17 @@ def build_server() -> ForgecServer:
                 checked = ls.checked.get(path)
             if checked is None:
                 return None
-            return code_actions(checked, params.text_document.uri, params.range, ls.encoding) or None
+            settings_file = ls.project.environment(path).settings.path
+            settings = None
+            if settings_file is not None:
+                held = ls.project.buffers.get(settings_file.resolve())
+                toml = (
+                    held if held is not None else settings_file.read_text(encoding="utf-8", errors="replace")
+                )
+                settings = (settings_file, toml)
+            return (
+                code_actions(checked, params.text_document.uri, params.range, ls.encoding, settings) or None
+            )
 
         return ls.guarded("code actions", run, None)
 

@@ -290,3 +290,35 @@ def test_a_slot_name_in_prose_is_not_a_slot(workspace: tuple[Project, Path]) -> 
     json = '{"items": [{"kind": "slot", "id": "t", "slot": "tools"}]}'
     shown = hover_markdown(project, stack.with_suffix(".json"), "stack", json, at(json, '"tools"', 2))
     assert shown is not None and shown[0].startswith("**slot `tools`**")
+
+
+def test_a_json_finding_can_be_ignored_for_its_file_in_pyproject(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """JSON has no comments: the suppression is a ``per-file-ignores`` entry, which then silences it."""
+    from forgec.lint import lint_paths
+
+    monkeypatch.setenv("PI_FORGE_GLOBAL_DIR", str(tmp_path / "no-global"))
+    pyproject = tmp_path / "pyproject.toml"
+    pyproject.write_text("[tool.forgec]\nstrict = false\n", encoding="utf-8")
+    stack = tmp_path / STACKS / "w.json"
+    stack.parent.mkdir(parents=True)
+    text = '{"schemaVersion": 1, "id": "w", "items": [{"kind": "slot", "id": "h", "slot": "chat-history"}], "contxt": 1}\n'
+    stack.write_text(text, encoding="utf-8")
+    project = Project([tmp_path])
+    project.open(stack, text)
+    checked = project.check()[stack.resolve()]
+    uri = stack.as_uri()
+    (finding,) = lsp_diagnostics(checked, uri)
+    actions = code_actions(
+        checked, uri, finding.range, settings=(pyproject, pyproject.read_text(encoding="utf-8"))
+    )
+    ignore = next(a for a in actions if a.title.startswith(f"Ignore {finding.code}"))
+    assert ignore.edit is not None and ignore.edit.changes is not None
+    (edit,) = ignore.edit.changes[pyproject.resolve().as_uri()]
+    pyproject.write_text(pyproject.read_text(encoding="utf-8") + edit.new_text, encoding="utf-8")
+    assert f'"{STACKS}/w.json" = ["{finding.code}"]' in pyproject.read_text(encoding="utf-8")
+    from forgec.environment import Environment
+
+    report = lint_paths([str(stack)], env=Environment.discover(tmp_path))
+    assert [f.code for f in report.files[0].findings] == []  # the same finding, now ignored by validate
