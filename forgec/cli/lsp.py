@@ -22,7 +22,8 @@ What it does:
   hover         macros, slots, rule codes, where a variable is set, the stack a
                 profile's promptStack resolves to
   navigation    profile -> stack, getvar -> setvar; references; document symbols
-  code actions  every --fix repair, "fix all", # forgec: ignore[...] in YAML
+  code actions  every --fix repair, "fix all", # forgec: ignore[...] in YAML,
+                a per-file-ignores entry in pyproject.toml for JSON
   preview       workspace/executeCommand "forgec.preview" [uri] returns the
                 compiled system prompt and messages
 
