@@ -40,6 +40,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "cache-check": ("forgec.cli.cache_check", "cache_check_command", "Will the provider's prompt cache hit next turn? (two turns compared)"),
     "diff": ("forgec.cli.diff", "diff_command", "A compiled prompt's changes message by message, or its four provider bodies."),
     "tokens": ("forgec.cli.tokens", "tokens_command", "Token counts per message and request; the max-prompt-tokens budget."),
+    "lsp": ("forgec.cli.lsp", "lsp", "Run the language server (stdio) for editors: diagnostics, completion, preview."),
 }
 
 

@@ -19,7 +19,7 @@ Three steps, each a function a front end may call on its own (the CLI prints bet
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -288,6 +288,7 @@ def lint_paths(
     stdin: bytes | None = None,
     stdin_filename: str | None = None,
     check_auth: bool = False,
+    unsaved: Mapping[str, str] | None = None,
 ) -> LintReport:
     """Lint files and folders as ``forgec validate PATH...`` does (no PATH: the current project).
 
@@ -295,15 +296,19 @@ def lint_paths(
     environment's ``[tool.forgec]``; ``stdin`` is the text of a ``-`` path; the environment's
     ``global_dir`` is checked too, when it was given; ``check_auth`` as ``--check-auth``.  Paths that cannot be
     checked are ``report.usage_errors`` (``report.exit_code`` is then 2), never exceptions.
+    ``unsaved`` (path -> text) is read in place of those files (an editor's buffers; nothing is
+    written: :mod:`forgec.source.overlay`).
     """
     from forgec.environment import Environment
+    from forgec.source.overlay import overlay
 
     env = env if env is not None else Environment.discover()
-    found = expand_paths(list(paths), global_dir=env.global_dir)
     selection = RuleSelection(
         env.settings, tuple(select) if select is not None else None, tuple(ignore), tuple(extend_select)
     )
-    return lint(
-        found, env=env, selection=selection, strict=strict, paths=paths, stdin_filename=stdin_filename,
-        read_stdin=(lambda: stdin) if stdin is not None else None, check_auth=check_auth,
-    )  # fmt: skip
+    with overlay(unsaved or {}):
+        found = expand_paths(list(paths), global_dir=env.global_dir)
+        return lint(
+            found, env=env, selection=selection, strict=strict, paths=paths, stdin_filename=stdin_filename,
+            read_stdin=(lambda: stdin) if stdin is not None else None, check_auth=check_auth,
+        )  # fmt: skip

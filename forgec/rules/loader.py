@@ -23,6 +23,7 @@ YAML_VALUE_CONVERTED = "FG008"
 BYTE_ORDER_MARK = "FG009"
 INVALID_UTF8 = "FG010"
 CONTEXT_INVALID = "FG011"
+SETTINGS_INVALID = "FG012"
 
 # --- FG1xx: raw shape checks (§10.3) -------------------------------------------------------------
 STACK_ID_MISSING = "FG101"
@@ -126,6 +127,12 @@ _RULES: tuple[tuple[str, str, str, str, str, str, bool], ...] = (
      '{"now": "2026-03-14 09:26", "timeZone": "Europe/Berlin", "tools": [{"name": "read", "active": "yes"}]}',
      '{"now": "2026-03-14T09:26:00+01:00", "timezone": "Europe/Berlin", "tools": [{"name": "read", "active": true}]}',
      False),
+    (SETTINGS_INVALID, "invalid-settings", "error",
+     "[tool.forgec] in pyproject.toml breaks a rule of forgec's settings: an unknown key, a value of the wrong "
+     "type, an unknown rule selector, or TOML that does not parse. Every command refuses to run with it (exit "
+     "code 2), since checking with the defaults would check the wrong thing; the language server shows it on "
+     "the file as you type.",
+     '[tool.forgec]\nselect = "FG1"\nstrcit = true', '[tool.forgec]\nselect = ["FG1"]\nstrict = true', False),
     (STACK_ID_MISSING, "stack-id-missing", "error",
      "The stack has no id, or it is not a non-blank string (the file name is used instead).",
      '{"schemaVersion": 1, "items": []}', '{"schemaVersion": 1, "id": "writer", "items": []}', True),

@@ -18,6 +18,7 @@ from forgec.diagnostics import Diagnostic
 from forgec.rules import loader as codes
 from forgec.source.document import SourceDocument
 from forgec.source.json import parse_json
+from forgec.source.overlay import overlaid
 
 # the public names are re-exported by forgec.source, whose __all__ lists them
 
@@ -91,6 +92,9 @@ def read_file_bytes(path: str | os.PathLike[str], limit: int | None = None) -> b
     its end, without one it reads as empty at once -- plain ``open()`` would wait forever.
     """
     cap = -1 if limit is None else limit + 1
+    unsaved = overlaid(path)
+    if unsaved is not None:  # an editor's buffer (forgec.source.overlay), never the disk
+        return unsaved if cap < 0 else unsaved[:cap]
     fd = os.open(path, _READ_FLAGS | _NONBLOCK)
     try:
         stat = os.fstat(fd)

@@ -26,6 +26,7 @@ BROAD_EXCEPT_ALLOWED = {
     "forgec/compile/macros/engine.py": "a macro renderer's failure is `Macro … failed` (§3.2)",
     "forgec/compile/slots/__init__.py": "a slot renderer's failure is `Slot … failed` (§6.1)",
     "forgec/cli/_common.py": "the guard: a bug is reported as an internal error, exit 2",
+    "forgec/lsp/server.py": "the server's guard: a bug in a handler is logged to the editor, the server keeps answering",
 }
 
 
