@@ -24,7 +24,10 @@ from forgec.execute.transport.common import (
     ProviderFailure,
     StreamState,
     Usage,
+    client_credentials,
+    event_type,
     http_errors,
+    malformed,
     provider_message,
     require_sdk,
 )
@@ -36,20 +39,18 @@ __all__ = ["PATH", "feed", "stream"]
 
 API: Final = "anthropic-messages"
 PATH: Final = "/v1/messages"
-_NO_KEY: Final = "forgec-no-key"
 #: headers the SDK authenticates with: one of them carries the key, both are omitted without one
 _AUTH_HEADERS: Final = ("Authorization", "X-Api-Key")
 
 
 def _client(anthropic: ModuleType, call: ProviderCall) -> tuple[Any, dict[str, Any]]:
+    key, native, custom = client_credentials(call)
     headers: dict[str, Any] = dict(call.headers)
-    native = call.api_key is not None and call.auth_header is None
     if not native:
         headers.update({name: anthropic.Omit() for name in _AUTH_HEADERS})
-    if call.api_key is not None and call.auth_header is not None:
-        headers[call.auth_header] = call.api_key
+    headers.update(custom)
     client = anthropic.Anthropic(
-        api_key=call.api_key if native else _NO_KEY,
+        api_key=key,
         base_url=call.base_url,
         timeout=call.timeout_s,
         max_retries=0,
@@ -95,10 +96,6 @@ def _events(call: ProviderCall, channel: Channel) -> Iterator[Iterator[Any]]:
         raise ProviderFailure("transport", f"Malformed response from the provider: {error}") from None
 
 
-def _malformed(what: str) -> ProviderFailure:
-    return ProviderFailure("transport", f"Malformed response from the provider: {what}")
-
-
 def _usage(usage: Any, state: StreamState) -> None:
     """``message_start`` carries the input count, ``message_delta`` the running output count (and,
     in newer API versions, the input count again); the prompt is the uncached plus the cached part."""
@@ -116,28 +113,24 @@ def _usage(usage: Any, state: StreamState) -> None:
 
 def feed(event: Any, state: StreamState, text: Callable[[str], None]) -> None:
     """One Messages stream event (``message_start``, ``content_block_*``, ``message_delta``, ``message_stop``)."""
-    if not isinstance(event, dict) or not isinstance(event.get("type"), str):
-        raise _malformed("a stream event is not an object with a `type`")
-    kind = event["type"]
+    kind = event_type(event)
     if kind == "message_start":
         message = event.get("message")
         if not isinstance(message, dict):
-            raise _malformed("`message_start` has no `message` object")
+            raise malformed("`message_start` has no `message` object")
         _usage(message.get("usage"), state)
     elif kind == "content_block_start":
         block = event.get("content_block")
         if isinstance(block, dict) and block.get("type") == "tool_use":
-            name = block.get("name")
-            if isinstance(name, str) and name and name not in state.tool_calls:
-                state.tool_calls.append(name)
+            state.saw_tool_call(block.get("name"))
     elif kind == "content_block_delta":
         delta = event.get("delta")
         if not isinstance(delta, dict):
-            raise _malformed("`content_block_delta` has no `delta` object")
+            raise malformed("`content_block_delta` has no `delta` object")
         if delta.get("type") == "text_delta":
             piece = delta.get("text")
             if not isinstance(piece, str):
-                raise _malformed("a `text_delta` has no `text`")
+                raise malformed("a `text_delta` has no `text`")
             text(piece)
     elif kind == "message_delta":
         delta = event.get("delta")

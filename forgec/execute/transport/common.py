@@ -194,6 +194,35 @@ class ProviderOutcome:
         return out
 
 
+#: the key given to an SDK client when the call's key travels in another header (or there is none):
+#: never sent, since every header the SDK would put it in is omitted
+NO_KEY: Final = "forgec-no-key"
+
+
+def client_credentials(call: ProviderCall) -> tuple[str, bool, dict[str, str]]:
+    """The key for the SDK client, whether the SDK sends it itself, and the custom auth header.
+
+    A key in the API's own header is the SDK's job (*native*).  Otherwise the caller omits the SDK's
+    own auth headers (each SDK names them differently) after the model's headers, and then applies
+    the returned one: a custom gateway's ``auth_header`` carrying the key (empty without a key).
+    """
+    native = call.api_key is not None and call.auth_header is None
+    custom = {call.auth_header: call.api_key} if call.api_key is not None and call.auth_header is not None else {}
+    return (call.api_key if native and call.api_key is not None else NO_KEY), native, custom
+
+
+def malformed(what: str) -> ProviderFailure:
+    """The failure of an event that is valid JSON but not what the API sends."""
+    return ProviderFailure("transport", f"Malformed response from the provider: {what}")
+
+
+def event_type(event: Any) -> str:
+    """The ``type`` of a typed stream event (Messages, Responses); malformed without one."""
+    if not isinstance(event, dict) or not isinstance(event.get("type"), str):
+        raise malformed("a stream event is not an object with a `type`")
+    return str(event["type"])
+
+
 @dataclass(slots=True)
 class StreamState:
     """What an API module learned from the stream once it ended normally.
@@ -208,6 +237,11 @@ class StreamState:
     complete: bool = False
     tool_calls: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+
+    def saw_tool_call(self, name: Any) -> None:
+        """Record a tool the model asked for (each name once, in order of first request)."""
+        if isinstance(name, str) and name and name not in self.tool_calls:
+            self.tool_calls.append(name)
 
 
 class Channel:

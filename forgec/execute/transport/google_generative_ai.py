@@ -31,7 +31,9 @@ from forgec.execute.transport.common import (
     ProviderFailure,
     StreamState,
     Usage,
+    client_credentials,
     http_errors,
+    malformed,
     provider_message,
     require_sdk,
 )
@@ -42,7 +44,6 @@ if TYPE_CHECKING:
 __all__ = ["feed", "stream"]
 
 API: Final = "google-generative-ai"
-_NO_KEY: Final = "forgec-no-key"
 #: finish reasons that end a normal answer; any other one is reported as a warning
 _NORMAL: Final = frozenset({"STOP", "MAX_TOKENS"})
 
@@ -70,10 +71,8 @@ def _params(genai: ModuleType, call: ProviderCall) -> tuple[str, Any, Any]:
 
 
 def _client(genai: ModuleType, call: ProviderCall) -> Any:
-    headers = dict(call.headers)
-    native = call.api_key is not None and call.auth_header is None
-    if call.api_key is not None and call.auth_header is not None:
-        headers[call.auth_header] = call.api_key
+    key, _native, custom = client_credentials(call)
+    headers = {**call.headers, **custom}
     options = genai.types.HttpOptions(
         base_url=call.base_url,
         api_version="",
@@ -81,7 +80,7 @@ def _client(genai: ModuleType, call: ProviderCall) -> Any:
         timeout=max(1, round(call.timeout_s * 1000)),
         retry_options=genai.types.HttpRetryOptions(attempts=1),
     )
-    return genai.Client(vertexai=False, api_key=call.api_key if native else _NO_KEY, http_options=options)
+    return genai.Client(vertexai=False, api_key=key, http_options=options)
 
 
 @contextmanager
@@ -133,30 +132,26 @@ def _raw(chunk: Any) -> Any:
     return dump(mode="json", by_alias=True, exclude_none=True, exclude={"sdk_http_response"})
 
 
-def _malformed(what: str) -> ProviderFailure:
-    return ProviderFailure("transport", f"Malformed response from the provider: {what}")
-
-
 def feed(event: Any, state: StreamState, text: Callable[[str], None]) -> None:
     """One ``GenerateContentResponse`` (as JSON): the first candidate's non-thought text, its
     finish reason and function calls, the usage metadata, a blocked prompt."""
     if not isinstance(event, dict):
-        raise _malformed("a stream chunk is not an object")
+        raise malformed("a stream chunk is not an object")
     candidates = event.get("candidates") or []
     if not isinstance(candidates, list):
-        raise _malformed("`candidates` is not an array")
+        raise malformed("`candidates` is not an array")
     if candidates:
         candidate = candidates[0]
         if not isinstance(candidate, dict):
-            raise _malformed("a candidate is not an object")
+            raise malformed("a candidate is not an object")
         content = candidate.get("content") or {}
         parts = content.get("parts") if isinstance(content, dict) else None
         for part in parts or []:
             if not isinstance(part, dict):
-                raise _malformed("a content part is not an object")
+                raise malformed("a content part is not an object")
             call = part.get("functionCall")
-            if isinstance(call, dict) and isinstance(call.get("name"), str) and call["name"] not in state.tool_calls:
-                state.tool_calls.append(call["name"])
+            if isinstance(call, dict):
+                state.saw_tool_call(call.get("name"))
             piece = part.get("text")
             if isinstance(piece, str) and not part.get("thought"):
                 text(piece)

@@ -26,7 +26,9 @@ from forgec.execute.transport.common import (
     ProviderFailure,
     StreamState,
     Usage,
+    client_credentials,
     http_errors,
+    malformed,
     provider_message,
     require_sdk,
 )
@@ -37,22 +39,19 @@ if TYPE_CHECKING:
 __all__ = ["PATH", "feed", "open_stream", "stream"]
 
 PATH: Final = "/chat/completions"
-#: the key sent when the call has none: never used, the ``Authorization`` header is omitted instead
-_NO_KEY: Final = "forgec-no-key"
 _ENV_HEADERS: Final = ("OpenAI-Organization", "OpenAI-Project")
 
 
 def _client(openai: ModuleType, call: ProviderCall) -> tuple[Any, dict[str, Any]]:
     """The SDK client for ``call`` and the per-request headers that complete its authentication."""
+    key, native, custom = client_credentials(call)
     headers: dict[str, Any] = {name: openai.Omit() for name in _ENV_HEADERS}
     headers.update(call.headers)
-    native = call.api_key is not None and call.auth_header is None
     if not native:
         headers["Authorization"] = openai.Omit()
-    if call.api_key is not None and call.auth_header is not None:
-        headers[call.auth_header] = call.api_key
+    headers.update(custom)
     client = openai.OpenAI(
-        api_key=call.api_key if native else _NO_KEY,
+        api_key=key,
         base_url=call.base_url,
         timeout=call.timeout_s,
         max_retries=0,
@@ -103,11 +102,6 @@ def _cause(error: BaseException) -> str:
     return f"{error} ({cause})" if cause is not None and str(cause) else str(error)
 
 
-def malformed(what: str) -> ProviderFailure:
-    """The failure of an event that is valid JSON but not what the API sends."""
-    return ProviderFailure("transport", f"Malformed response from the provider: {what}")
-
-
 def feed(event: Any, state: StreamState, text: Callable[[str], None]) -> None:
     """One ``chat.completion.chunk``: its first choice's text, finish reason and tool calls, and
     the usage chunk (``stream_options.include_usage``)."""
@@ -131,9 +125,7 @@ def feed(event: Any, state: StreamState, text: Callable[[str], None]) -> None:
             raise malformed("`delta.content` is not a string")
         for call in delta.get("tool_calls") or []:
             function = call.get("function") if isinstance(call, dict) else None
-            name = function.get("name") if isinstance(function, dict) else None
-            if isinstance(name, str) and name and name not in state.tool_calls:
-                state.tool_calls.append(name)
+            state.saw_tool_call(function.get("name") if isinstance(function, dict) else None)
         finish = choice.get("finish_reason")
         if isinstance(finish, str) and finish:
             state.stop_reason, state.complete = finish, True

@@ -11,8 +11,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final
 
-from forgec.execute.transport.common import Channel, ProviderCall, ProviderFailure, StreamState, Usage
-from forgec.execute.transport.openai_completions import malformed, open_stream
+from forgec.execute.transport.common import (
+    Channel,
+    ProviderCall,
+    ProviderFailure,
+    StreamState,
+    Usage,
+    event_type,
+    malformed,
+)
+from forgec.execute.transport.openai_completions import open_stream
 
 __all__ = ["PATH", "feed", "stream"]
 
@@ -31,9 +39,7 @@ def _error_message(error: Any) -> str:
 
 def feed(event: Any, state: StreamState, text: Callable[[str], None]) -> None:
     """One typed Responses event (``{"type": "response.…", …}``)."""
-    if not isinstance(event, dict) or not isinstance(event.get("type"), str):
-        raise malformed("a stream event is not an object with a `type`")
-    kind = event["type"]
+    kind = event_type(event)
     if kind == "response.output_text.delta":
         delta = event.get("delta")
         if not isinstance(delta, str):
@@ -42,9 +48,7 @@ def feed(event: Any, state: StreamState, text: Callable[[str], None]) -> None:
     elif kind == "response.output_item.added":
         item = event.get("item")
         if isinstance(item, dict) and item.get("type") == "function_call":
-            name = item.get("name")
-            if isinstance(name, str) and name and name not in state.tool_calls:
-                state.tool_calls.append(name)
+            state.saw_tool_call(item.get("name"))
     elif kind in ("response.completed", "response.incomplete"):
         response = event.get("response")
         if not isinstance(response, dict):
