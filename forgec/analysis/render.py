@@ -160,6 +160,11 @@ def render_targets_diff(diff: TargetsDiff, fmt: str) -> str:
 # --- tokens ---------------------------------------------------------------------------------------
 
 
+def _nan(estimate: int | None) -> str:
+    """An estimate as printed: pi-ai's NaN (``None`` here) as JavaScript prints it."""
+    return "NaN" if estimate is None else str(estimate)
+
+
 def render_tokens(reports: list[TokenReport], fmt: str) -> str:
     if fmt == "json":
         return _json([r.to_json() for r in reports])
@@ -169,24 +174,26 @@ def render_tokens(reports: list[TokenReport], fmt: str) -> str:
         if fmt == "markdown":
             head = "| # | role | source | estimate (chars/4) |" + (f" real ({r.encoding}) |" if real else "")
             out.extend([f"### forgec tokens: `{r.target}` ({r.model})", "", head, "|---|---|---|---|" + ("---|" if real else "")])
-            rows = [("system", "system", "system prompt", r.system_estimate, r.system_real),
+            rows: list[tuple[str, str, str, int | None, int | None]] = [
+                    ("system", "system", "system prompt", r.system_estimate, r.system_real),
                     ("tools", "", "tool list", r.tools_estimate, r.tools_real)]  # fmt: skip
             rows += [(str(m.index), m.role, m.source, m.estimate, m.real) for m in r.messages]
             for index, role, source, est, count in rows:
-                out.append(f"| {index} | {role} | {_cell(source)} | {est} |" + (f" {count} |" if real else ""))
-            total = f"**{r.request_estimate}**" + (" (anchored on reported usage)" if r.anchored else "")
+                out.append(f"| {index} | {role} | {_cell(source)} | {_nan(est)} |" + (f" {count} |" if real else ""))
+            total = f"**{_nan(r.request_estimate)}**" + (" (anchored on reported usage)" if r.anchored else "")
             out.append(f"| | | request | {total} |" + (f" **{r.real_total}** |" if real else ""))
             out.extend(["", f"_{r.real_note}_", ""])
             continue
         out.append(f"tokens {r.target} ({r.model})")
         out.append(f"  {'#':>6}  {'role':<12} {'estimate':>8}  {'real':>6}  source")
-        rows2 = [("system", "system", r.system_estimate, r.system_real, "system prompt"),
+        rows2: list[tuple[str, str, int | None, int | None, str]] = [
+                 ("system", "system", r.system_estimate, r.system_real, "system prompt"),
                  ("tools", "", r.tools_estimate, r.tools_real, "tool list")]  # fmt: skip
         rows2 += [(str(m.index), m.role, m.estimate, m.real, m.source) for m in r.messages]
         for index, role, est, count, source in rows2:
-            out.append(f"  {index:>6}  {role:<12} {est:>8}  {'-' if count is None else count:>6}  {source}")
+            out.append(f"  {index:>6}  {role:<12} {_nan(est):>8}  {'-' if count is None else count:>6}  {source}")
         anchored = " (anchored on reported usage)" if r.anchored else ""
-        out.append(f"  request estimate (pi-ai, chars/4): {r.request_estimate}{anchored}")
+        out.append(f"  request estimate (pi-ai, chars/4): {_nan(r.request_estimate)}{anchored}")
         if real:
             out.append(f"  request real ({r.encoding}, text only): {r.real_total}")
         out.append(f"  {r.real_note}")

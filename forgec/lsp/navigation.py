@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from forgec.diagnostics import Span
 from forgec.lsp.facts import macro_at, parse_text, variable_sites
+from forgec.model import VARIABLE_READER_MACROS, VARIABLE_SETTER_MACROS
 
 if TYPE_CHECKING:
     from forgec.lsp.project import Project
@@ -22,25 +23,13 @@ __all__ = ["Target", "definitions", "profile_stack", "references"]
 #: a place to jump to: the file and the span there (``None``: the file's start)
 Target = tuple[Path, Span | None]
 
-_GETTERS = (
-    "getvar",
-    "var",
-    "getturnvar",
-    "getsessionvar",
-    "ifvar",
-    "ifeq",
-    "clearvar",
-    "clearturnvar",
-    "clearsessionvar",
-)
-_SETTERS = ("setvar", "setturnvar", "setsessionvar")
 
 
 def _variable(text: str, offset: int) -> str | None:
     macro = macro_at(text, offset)
     if macro is None or macro.part < 0 or not macro.args:
         return None
-    if macro.command not in _GETTERS and macro.command not in _SETTERS:
+    if macro.command not in VARIABLE_READER_MACROS and macro.command not in VARIABLE_SETTER_MACROS:
         return None
     scoped = (
         macro.command in ("setvar", "clearvar")

@@ -33,6 +33,8 @@ __all__ = [
     "STACK_FIELDS",
     "STACK_TYPE",
     "THINKING_LEVELS",
+    "VARIABLE_READER_MACROS",
+    "VARIABLE_SETTER_MACROS",
 ]
 
 #: ``type`` of a prompt stack (compile-core.md §10.3).
@@ -85,4 +87,10 @@ BUILTIN_MACRO_NAMES: Final = (
     "setvar", "setturnvar", "setsessionvar", "getvar", "var", "getturnvar", "getsessionvar",
     "clearvar", "clearturnvar", "clearsessionvar", "trim", "upper", "lower", "json", "xml",
     "ifvar", "ifeq", "iftools", "ifslot",
+)  # fmt: skip
+#: the built-in macros whose first argument names a variable they set (§3.3)
+VARIABLE_SETTER_MACROS: Final = ("setvar", "setturnvar", "setsessionvar")
+#: the built-in macros whose first argument names a variable they read or clear (§3.3)
+VARIABLE_READER_MACROS: Final = (
+    "getvar", "var", "getturnvar", "getsessionvar", "ifvar", "ifeq", "clearvar", "clearturnvar", "clearsessionvar",
 )  # fmt: skip

@@ -125,3 +125,22 @@ def test_budget_table() -> None:
     settings = parse_table(tomllib.loads('max-prompt-tokens = { default = 10, coding = 5 }'))
     assert settings.max_prompt_tokens == {"default": 10, "coding": 5}
     assert parse_table(tomllib.loads("max-prompt-tokens = 7")).max_prompt_tokens == {"default": 7}
+
+
+def test_a_nan_estimate_is_printed_as_pi_ai_has_it_and_breaks_no_budget(run, tmp_path: Path) -> None:
+    """A tool-call name that is not a string makes pi-ai's estimate NaN (``name.length`` is
+    undefined): the command prints ``NaN`` (JSON ``null``, as ``JSON.stringify`` writes it) and no
+    budget is exceeded, since every comparison with NaN is false."""
+    context = _context(tmp_path, [
+        {"role": "user", "content": "go", "timestamp": 1},
+        {"role": "assistant", "content": [{"type": "toolCall", "id": "c1", "name": 7, "arguments": {}}],
+         "stopReason": "toolUse", "timestamp": 2},
+    ])  # fmt: skip
+    stack = tmp_path / "h.json"
+    stack.write_text(json.dumps(HISTORY_ONLY), encoding="utf-8")
+    (tmp_path / "pyproject.toml").write_text("[tool.forgec]\nmax-prompt-tokens = 1\n", encoding="utf-8")
+    text = run("tokens", "h.json", "--context", str(context), "--no-real", cwd=tmp_path)
+    assert text.exit_code == 0, text.output
+    assert "request estimate (pi-ai, chars/4): NaN" in text.stdout
+    data = json.loads(run("tokens", "h.json", "--context", str(context), "--no-real", "--format", "json", cwd=tmp_path).stdout)
+    assert data[0]["estimate"]["request"] is None

@@ -12,6 +12,8 @@ from __future__ import annotations
 from bisect import bisect_right
 from functools import cache
 
+from forgec.js.unicode import merge_ranges
+
 from ._unicode_data import fold_map
 
 Ranges = list[tuple[int, int]]
@@ -40,15 +42,8 @@ def equivalents(ch: int, unicode: bool) -> tuple[int, ...]:
 
 
 def normalize(ranges: Ranges) -> Ranges:
-    """Sort and merge overlapping/adjacent ranges."""
-    out: Ranges = []
-    for lo, hi in sorted(ranges):
-        if out and lo <= out[-1][1] + 1:
-            if hi > out[-1][1]:
-                out[-1] = (out[-1][0], hi)
-        else:
-            out.append((lo, hi))
-    return out
+    """Sort and merge overlapping/adjacent ranges (as a list: callers extend the result)."""
+    return list(merge_ranges(ranges))
 
 
 def close_over_case(ranges: Ranges, unicode: bool) -> Ranges:
