@@ -302,8 +302,9 @@ async def api_import(request: Request, state: EditorState) -> dict[str, Any]:
         state.root / rel, str(character) if character not in (None, "") else None, out_dir=state.root,
         stack_id=stack_id if isinstance(stack_id, str) else None, overwrite=data.get("overwrite") is True,
     )  # fmt: skip
-    result = done.result
-    return {"ref": f"project/{done.stack_path.name}", "report": result.report, "warnings": list(done.warnings),
+    # the report as written beside the stack (pi-forge's text, then forgec's fidelity section)
+    report = next(text for path, text in done.files if path == done.report_path)
+    return {"ref": f"project/{done.stack_path.name}", "report": report, "warnings": list(done.warnings),
             "stackPath": str(done.stack_path), "reportPath": str(done.report_path)}  # fmt: skip
 
 
