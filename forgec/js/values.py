@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import re
+from json.encoder import encode_basestring as _encode_basestring
 from collections.abc import Iterator
 from typing import Any, Final, TypeGuard
 
@@ -351,6 +352,7 @@ _ESCAPES = {
     "\r": "\\r",
     "\t": "\\t",
 }
+_SURROGATE = re.compile("[\ud800-\udfff]")
 _NEEDS_ESCAPE = re.compile('["\\\\\x00-\x1f\ud800-\udfff]')
 
 
@@ -363,9 +365,14 @@ def _escape_char(match: re.Match[str]) -> str:
 
 
 def json_quote(text: str) -> str:
-    """A JSON string literal exactly as ``JSON.stringify`` writes it (lone surrogates escaped)."""
-    if not _NEEDS_ESCAPE.search(text):
-        return '"' + text + '"'
+    """A JSON string literal exactly as ``JSON.stringify`` writes it (lone surrogates escaped).
+
+    Without surrogates, Python's C string encoder (``ensure_ascii=False``) writes exactly what V8
+    writes (the short escapes, ``\\u00xx`` in lower case, nothing else), about five times faster than
+    a substitution: ``{{json::…}}`` nested in a block escapes strings of tens of millions of units
+    (issue 13, family 8)."""
+    if text.isascii() or _SURROGATE.search(text) is None:
+        return _encode_basestring(text)
     if any("\ud800" <= ch <= "\udfff" for ch in text):
         text = rejoin_surrogates(text)
     return '"' + _NEEDS_ESCAPE.sub(_escape_char, text) + '"'

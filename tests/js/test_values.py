@@ -71,6 +71,32 @@ def test_quote_escapes_controls_lowercase_and_lone_surrogates() -> None:
     assert json_quote("\ud83d\ude3a") == '"\U0001f63a"'
 
 
+def _quote_json_string(text: str) -> str:
+    """ECMA-262 QuoteJSONString, code unit by code unit (the definition, not forgec's fast path)."""
+    units = text.encode("utf-16-le", "surrogatepass")
+    codes = [int.from_bytes(units[i : i + 2], "little") for i in range(0, len(units), 2)]
+    short = {0x08: "\\b", 0x09: "\\t", 0x0A: "\\n", 0x0C: "\\f", 0x0D: "\\r", 0x22: '\\"', 0x5C: "\\\\"}
+    out, i = ['"'], 0
+    while i < len(codes):
+        c = codes[i]
+        if 0xD800 <= c <= 0xDBFF and i + 1 < len(codes) and 0xDC00 <= codes[i + 1] <= 0xDFFF:
+            out.append(chr(0x10000 + ((c - 0xD800) << 10) + codes[i + 1] - 0xDC00))
+            i += 2
+            continue
+        out.append(short[c] if c in short else f"\\u{c:04x}" if c < 0x20 or 0xD800 <= c <= 0xDFFF else chr(c))
+        i += 1
+    return "".join(out) + '"'
+
+
+_SPECIAL = st.sampled_from(["\ud83d", "\ude3a", '"', "\\", "\x00", "\b", "\x1f", "\x7f", "\u2028", "\U0001f63a"])
+
+
+@given(st.text(alphabet=st.one_of(st.characters(codec=None, exclude_categories=()), _SPECIAL)))
+def test_quote_is_the_definition_on_any_text(text: str) -> None:
+    """The C encoder serves text without surrogates; any text still gives the spec's literal."""
+    assert json_quote(text) == _quote_json_string(text)
+
+
 def test_trim_uses_the_javascript_whitespace_set() -> None:
     assert js_trim("\ufeff\u00a0 x \u3000") == "x"
     assert js_trim("\x85x\x1c") == "\x85x\x1c"
