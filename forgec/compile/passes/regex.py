@@ -116,10 +116,21 @@ def _rules_of(stack: Any) -> list[Any]:
 
 
 def select_rules(
-    stack: Any, stage: Stage, target: Target, effect: Effect, diagnostics: list[Diagnostic]
+    stack: Any,
+    stage: Stage,
+    target: Target,
+    effect: Effect,
+    diagnostics: list[Diagnostic],
+    budget: RegexBudget | None = None,
 ) -> list[SelectedRule]:
-    """A4: the rules that run at one call site, compiled, in rule order; compile errors appended."""
+    """A4: the rules that run at one call site, compiled, in rule order; compile errors appended.
+
+    ``budget``: the compile's :class:`RegexBudget`. Compiling a pattern is regex time too (up to ~2 s
+    each within ``_cost.py``'s estimate, and ``regex.compile`` cannot be interrupted): it is charged to
+    the budget, and once the budget is spent a pattern not compiled yet is skipped with FG624 instead
+    of compiled (issue 13: ten costly rules once took 26 s)."""
     selected: list[SelectedRule] = []
+    label = "finalize/messages" if effect == "finalize" else f"{stage}/{target}"
     for index, rule in enumerate(_rules_of(stack)):
         if not isinstance(rule, dict) or rule.get("enabled") is False:
             continue
@@ -142,7 +153,15 @@ def select_rules(
         flags = raw_flags if isinstance(raw_flags, str) else ""
         if not _flags_ok(flags):
             continue
-        compiled = _compile(pattern, flags)
+        if budget is None or (pattern, flags) in _COMPILED:
+            compiled = _compile(pattern, flags)
+        elif budget.exhausted():
+            diagnostics.append(_budget_diagnostic(raw_id, index, label, budget))
+            continue
+        else:
+            started = time.monotonic()
+            compiled = _compile(pattern, flags)
+            budget.spent += time.monotonic() - started
         if isinstance(compiled, Exception):
             diagnostics.append(
                 Diagnostic(
@@ -264,16 +283,18 @@ def _timed_out(diagnostics: list[Diagnostic], rule: SelectedRule, label: str, bu
     )
 
 
-def _over_budget(diagnostics: list[Diagnostic], rule: SelectedRule, label: str, budget: RegexBudget) -> None:
-    diagnostics.append(
-        Diagnostic(
-            "error",
-            f"Regex rule {rule.id} was skipped in {label}: the regex rules of this compile used up "
-            f"forgec's {budget.seconds:g}s time budget.",
-            codes.REGEX_BUDGET,
-            pointer=("regex", "rules", rule.index, "pattern"),
-        )
+def _budget_diagnostic(rule_id: Any, index: int, label: str, budget: RegexBudget) -> Diagnostic:
+    return Diagnostic(
+        "error",
+        f"Regex rule {rule_id} was skipped in {label}: the regex rules of this compile used up "
+        f"forgec's {budget.seconds:g}s time budget.",
+        codes.REGEX_BUDGET,
+        pointer=("regex", "rules", index, "pattern"),
     )
+
+
+def _over_budget(diagnostics: list[Diagnostic], rule: SelectedRule, label: str, budget: RegexBudget) -> None:
+    diagnostics.append(_budget_diagnostic(rule.id, rule.index, label, budget))
 
 
 def apply_to_system(
@@ -283,9 +304,9 @@ def apply_to_system(
 
     ``budget``: the compile's :class:`RegexBudget` (a fresh one when omitted).
     """
-    rules = select_rules(stack, "compiled", "system", "outgoing", diagnostics)
     if budget is None:
         budget = RegexBudget()
+    rules = select_rules(stack, "compiled", "system", "outgoing", diagnostics, budget)
     for rule in rules:
         try:
             new_text, matches = _transform(rule, text, budget)
@@ -390,10 +411,11 @@ def apply_to_messages(
 
     ``budget``: the compile's :class:`RegexBudget` (a fresh one when omitted).
     """
-    rules = select_rules(stack, stage, "messages", "outgoing", diagnostics)
+    budget = budget or RegexBudget()
+    rules = select_rules(stack, stage, "messages", "outgoing", diagnostics, budget)
     if not rules:
         return messages
-    return _run_rules(rules, messages, diagnostics, f"{stage}/messages", budget or RegexBudget())
+    return _run_rules(rules, messages, diagnostics, f"{stage}/messages", budget)
 
 
 def finalize_message(
@@ -408,10 +430,9 @@ def finalize_message(
     role = message.get("role", UNDEFINED) if isinstance(message, dict) else UNDEFINED
     if (role if isinstance(role, str) else js_string(role)) != "assistant":
         return None, diagnostics
-    rules = select_rules(stack, "compiled", "messages", "finalize", diagnostics)
-    result = (
-        _run_rules(rules, [message], diagnostics, "finalize/messages", budget or RegexBudget())[0] if rules else message
-    )
+    budget = budget or RegexBudget()
+    rules = select_rules(stack, "compiled", "messages", "finalize", diagnostics, budget)
+    result = _run_rules(rules, [message], diagnostics, "finalize/messages", budget)[0] if rules else message
     if result is message:
         return None, diagnostics
     diagnostics.append(Diagnostic("warning", FINALIZE_WARNING, codes.REGEX_FINALIZE_REPLACED))
