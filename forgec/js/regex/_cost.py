@@ -9,7 +9,7 @@ emitted pattern (the only place where rewrites and copies are visible): every at
 character class one per 24 characters of its emitted text: case-insensitive Unicode classes are
 large), a sequence or an alternation the sum of its parts, a repeat with minimum ``n ≥ 1`` ``(n + 1)`` times its
 body. Parsing is paid once per written class, not per copy: ``regex`` parses a class member by member
-in Python (~5 µs a character), so 2,000 written ``[\p{L}\p{Nd}]`` under ``iu`` (26 KB of JavaScript)
+in Python (~5 µs a character), so 2,000 written ``[\\p{L}\\p{Nd}]`` under ``iu`` (26 KB of JavaScript)
 would parse for minutes (issue 13, family 10); a big class adds 5 units per character of its text.
 Measured on ``regex`` 2025/2026 releases on a loaded 2-core machine, the real time stays near or below
 ~1 µs per unit.
