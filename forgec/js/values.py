@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import math
 import re
-from json.encoder import encode_basestring as _encode_basestring
 from collections.abc import Iterator
+from json.encoder import encode_basestring as _encode_basestring
 from typing import Any, Final, TypeGuard
 
 __all__ = [
