@@ -7,22 +7,33 @@ shape nobody expected, no ``RecursionError``, no hang.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from forgec.errors import ForgecError
 
-from .conftest import FUZZ, bounded
+from .conftest import FUZZ, bounded, memory_bound
 from .strategies import contexts, json_values, macro_text, presets, regex_rules, stacks
 
 
+@pytest.fixture(autouse=True, scope="module")
+def _bounded_memory() -> Iterator[None]:
+    """Every property of this module runs with at most 1 GiB more address space (FORGEC_FUZZ_MEMORY_MB)."""
+    with memory_bound():
+        yield
+
+
 def _forgec_only(call: Any) -> Any:
-    """Run ``call``; a ForgecError is an allowed outcome (it is how forgec refuses), anything else fails."""
+    """Run ``call``; a ForgecError is an allowed outcome (it is how forgec refuses), anything else fails.
+    forgec turning a ``MemoryError`` into a refusal is a failure too: the input needed over the bound."""
     try:
         return bounded(call)
-    except ForgecError:
+    except ForgecError as error:
+        assert "more memory" not in str(error), str(error)
         return None
 
 
@@ -111,3 +122,9 @@ def test_any_bytes_as_a_stack_or_context_file(data: bytes, name: str) -> None:
     document = bounded(lambda: decode_source(data, name, "yaml" if name.endswith(".yaml") else "json"))
     if document.parsed:
         _forgec_only(lambda: load_context(document.data))
+
+
+def test_the_memory_bound_is_real() -> None:
+    """The bound the properties run under refuses an allocation past it (so a runaway input fails)."""
+    with pytest.raises(MemoryError):
+        bytearray(2 * 1024 * 1024 * 1024)
