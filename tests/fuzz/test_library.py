@@ -11,13 +11,22 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from forgec.errors import ForgecError
 
 from .conftest import FUZZ, bounded, memory_bound
-from .strategies import contexts, json_values, macro_text, presets, regex_rules, stacks
+from .strategies import (
+    contexts,
+    hostile_blocks,
+    hostile_patterns,
+    json_values,
+    macro_text,
+    presets,
+    regex_rules,
+    stacks,
+)
 
 
 @pytest.fixture(autouse=True, scope="module")
@@ -128,3 +137,32 @@ def test_the_memory_bound_is_real() -> None:
     """The bound the properties run under refuses an allocation past it (so a runaway input fails)."""
     with pytest.raises(MemoryError):
         bytearray(2 * 1024 * 1024 * 1024)
+
+
+HOSTILE = settings(FUZZ, max_examples=max(4, FUZZ.max_examples // 6))
+
+
+@HOSTILE
+@given(hostile_blocks())
+def test_pathological_blocks_are_bounded(text: str) -> None:
+    """Issue 13 families 6-9 as shapes, at drawn sizes: compile and lint stay within the bound."""
+    import forgec
+    from forgec.compile.macros.lint import lint_stack_macros
+
+    stack = {"id": "h", "items": [{"kind": "block", "id": "a", "role": "system", "content": text}]}
+    result = bounded(lambda: forgec.compile_report(stack))
+    assert isinstance(result.system_prompt, str)
+    assert all(d.code.startswith("FG") for d in bounded(lambda: lint_stack_macros(stack)))
+
+
+@HOSTILE
+@given(hostile_patterns())
+def test_pathological_patterns_compile_or_are_refused_within_the_bound(case: tuple[str, str]) -> None:
+    """Issue 13 family 10 as shapes: a pattern compiles or is refused as too costly, never runs away."""
+    from forgec.js.regex import JSRegexError, compile_js
+
+    pattern, flags = case
+    try:
+        bounded(lambda: compile_js(pattern, flags))
+    except JSRegexError as error:
+        assert error.reason and "more memory" not in error.reason
