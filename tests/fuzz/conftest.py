@@ -74,25 +74,37 @@ class TooSlow(Exception):
     """An input took longer than :data:`CALL_SECONDS`: a hang or runaway work, a failure of the suite."""
 
 
+#: a call that waits rather than computes (a pipe, a lock) is caught by wall time, at this many bounds
+WALL_FACTOR = 6
+
+
 @contextmanager
 def _alarm(seconds: int) -> Iterator[None]:
-    if not hasattr(signal, "SIGALRM"):
+    """Fail the block after ``seconds`` of CPU time (``ITIMER_PROF``: what the input costs, whatever the
+    machine's load) or ``WALL_FACTOR`` times that in wall time (a wait that costs no CPU)."""
+    if not hasattr(signal, "SIGALRM") or not hasattr(signal, "setitimer"):
         yield
         return
 
     def fire(signum: int, frame: Any) -> None:
-        raise TooSlow(f"took more than {seconds} s")
+        clock = "CPU" if signum == signal.SIGPROF else "wall-clock"
+        raise TooSlow(f"took more than {seconds if signum == signal.SIGPROF else seconds * WALL_FACTOR} s of {clock} time")
 
-    previous = signal.signal(signal.SIGALRM, fire)
-    signal.alarm(seconds)
+    previous_prof = signal.signal(signal.SIGPROF, fire)
+    previous_alarm = signal.signal(signal.SIGALRM, fire)
+    signal.setitimer(signal.ITIMER_PROF, seconds)
+    signal.setitimer(signal.ITIMER_REAL, seconds * WALL_FACTOR)
     try:
         yield
     finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGPROF, previous_prof)
+        signal.signal(signal.SIGALRM, previous_alarm)
 
 
 def bounded(call: Callable[[], T], seconds: int = CALL_SECONDS) -> T:
-    """``call()``, failed with :class:`TooSlow` when it runs past ``seconds``."""
+    """``call()``, failed with :class:`TooSlow` when it computes past ``seconds`` of CPU time (or
+    waits past ``WALL_FACTOR`` times that)."""
     with _alarm(seconds):
         return call()

@@ -166,3 +166,16 @@ def test_pathological_patterns_compile_or_are_refused_within_the_bound(case: tup
         bounded(lambda: compile_js(pattern, flags))
     except JSRegexError as error:
         assert error.reason and "more memory" not in error.reason
+
+
+def test_the_time_bound_is_real() -> None:
+    """The bound the properties run under stops a computation that runs past it (CPU time) and a
+    wait that costs no CPU (wall time)."""
+    import time
+
+    from .conftest import TooSlow
+
+    with pytest.raises(TooSlow, match="CPU"):
+        bounded(lambda: sum(i for i in iter(int, 1)), seconds=1)  # an endless computation
+    with pytest.raises(TooSlow, match="wall-clock"):
+        bounded(lambda: time.sleep(30), seconds=1)  # 6 s of waiting
