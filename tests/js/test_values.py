@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -148,3 +149,29 @@ def test_writing_is_not_limited_by_python_recursion() -> None:
 def test_integers_beyond_a_double_print_as_javascript_infinity() -> None:
     assert js_number_to_string(10**400) == "Infinity"
     assert json_stringify([10**400]) == "[null]"
+
+
+@given(st.text(alphabet=st.one_of(st.characters(codec=None, exclude_categories=()), _SPECIAL)))
+def test_length_counts_utf16_units_of_any_text(text: str) -> None:
+    assert js_len(text) == len(text.encode("utf-16-le", "surrogatepass")) // 2
+    assert js_len(text + "\ud800" + text) == 2 * js_len(text) + 1
+
+
+def test_lone_surrogates_are_measured_and_quoted_in_c() -> None:
+    """A block that doubles a lone surrogate to 64 Mi units spent minutes in UTF-16's ``surrogatepass``
+    (one handler call per surrogate) and in a regex callback per character (issue 13, a family 9
+    variant). Side by side in one run: lone surrogates cost the order of ordinary non-ASCII text."""
+    import time
+
+    def best(call: Callable[[], object]) -> float:
+        times = []
+        for _ in range(3):
+            start = time.perf_counter()
+            call()
+            times.append(time.perf_counter() - start)
+        return min(times)
+
+    lone, plain = "\ud800" * 2**20, "é" * 2**20
+    assert json_quote(lone) == '"' + "\\ud800" * 2**20 + '"'
+    assert best(lambda: js_len(lone)) < 50 * best(lambda: js_len(plain)) + 0.01
+    assert best(lambda: json_quote(lone)) < 50 * best(lambda: json_quote(plain)) + 0.01
