@@ -184,6 +184,7 @@ _HOSTILE_TEMPLATES = [
     ("", "{{trim}}{{", ""),  # family 7: macros and unclosed openers
     ("", "{{json::", "x"),  # family 8: nested escaping (closed by the suffix below)
     ("{{setvar::x::😀}}", "{{setvar::x::{{getvar::x}}{{getvar::x}}}}", "{{trim::{{getvar::x}}}}{{upper::{{getvar::x}}}}"),  # 9
+    ("{{setvar::x::\ude00\ud83d}}", "{{setvar::x::{{getvar::x}}{{getvar::x}}}}", "{{json::{{getvar::x}}}}"),  # lone surrogates
     ("", "{{nope}}", ""),  # did-you-mean hints
     ("", "{{setvar::v::{{getvar::v}}}}", ""),
     ("", "{{trim::", "a"),
