@@ -79,7 +79,7 @@ WALL_FACTOR = 6
 
 
 @contextmanager
-def _alarm(seconds: int) -> Iterator[None]:
+def _alarm(seconds: float) -> Iterator[None]:
     """Fail the block after ``seconds`` of CPU time (``ITIMER_PROF``: what the input costs, whatever the
     machine's load) or ``WALL_FACTOR`` times that in wall time (a wait that costs no CPU)."""
     if not hasattr(signal, "SIGALRM") or not hasattr(signal, "setitimer"):
@@ -88,7 +88,8 @@ def _alarm(seconds: int) -> Iterator[None]:
 
     def fire(signum: int, frame: Any) -> None:
         clock = "CPU" if signum == signal.SIGPROF else "wall-clock"
-        raise TooSlow(f"took more than {seconds if signum == signal.SIGPROF else seconds * WALL_FACTOR} s of {clock} time")
+        limit = seconds if signum == signal.SIGPROF else seconds * WALL_FACTOR
+        raise TooSlow(f"took more than {limit:g} s of {clock} time")
 
     previous_prof = signal.signal(signal.SIGPROF, fire)
     previous_alarm = signal.signal(signal.SIGALRM, fire)
@@ -103,7 +104,7 @@ def _alarm(seconds: int) -> Iterator[None]:
         signal.signal(signal.SIGALRM, previous_alarm)
 
 
-def bounded(call: Callable[[], T], seconds: int = CALL_SECONDS) -> T:
+def bounded(call: Callable[[], T], seconds: float = CALL_SECONDS) -> T:
     """``call()``, failed with :class:`TooSlow` when it computes past ``seconds`` of CPU time (or
     waits past ``WALL_FACTOR`` times that)."""
     with _alarm(seconds):
