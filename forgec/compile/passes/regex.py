@@ -44,6 +44,8 @@ Effect = Literal["outgoing", "finalize"]
 REGEX_TIMEOUT_SECONDS = 1.0
 #: regex time one compile may spend in total, all rules, stages and call sites together (seconds)
 REGEX_BUDGET_SECONDS = 5.0
+#: seconds one unit of the compile estimate (``forgec/js/regex/_cost.py``) is charged at least
+UNIT_SECONDS = 1.5e-6
 
 FINALIZE_WARNING = (
     "Finalize regex replaced finalized assistant message content; "
@@ -72,8 +74,26 @@ class SelectedRule:
 _COMPILED: dict[tuple[str, str], Any] = {}
 
 
+#: estimated compile units (``_cost.py``) of the patterns the caches hold: a pattern just inside the
+#: compile estimate holds ~270 MB (about 135 bytes a unit), so the caches are emptied past this sum
+CACHED_UNITS = 4_000_000
+_cached_units = 0
+
+
+def _compile_units(compiled: Any) -> int:
+    """The compile estimate of a compiled pattern (0 for a failure): its memory and its compile time."""
+    from forgec.js.regex._cost import compile_cost
+
+    return compile_cost(compiled.regex.pattern) if not isinstance(compiled, Exception) else 0
+
+
 def _compile(pattern: str, flags: str) -> Any:
-    """Compile once per process; a failure is cached as the exception (it is re-reported per call)."""
+    """Compile once per process; a failure is cached as the exception (it is re-reported per call).
+
+    Costly patterns are held in memory by the caches (this one and the engine's), so the caches
+    are emptied when the patterns they hold would pass :data:`CACHED_UNITS` together: a run that
+    compiles many stacks (``snapshot``, a language server) keeps a bounded amount of memory."""
+    global _cached_units
     key = (pattern, flags)
     cached = _COMPILED.get(key)
     if cached is None:
@@ -85,9 +105,15 @@ def _compile(pattern: str, flags: str) -> Any:
             cached = exc
         except (RecursionError, MemoryError, ValueError) as exc:  # never let a hostile pattern escape
             cached = exc
-        if len(_COMPILED) > 4096:
+        units = _compile_units(cached)
+        if len(_COMPILED) > 4096 or _cached_units + units > CACHED_UNITS:
+            from forgec.js.regex.pattern import _compile as engine_cache
+
             _COMPILED.clear()
+            engine_cache.cache_clear()
+            _cached_units = 0
         _COMPILED[key] = cached
+        _cached_units += units
     return cached
 
 
@@ -169,7 +195,9 @@ def select_rules(
             _load_engine()
             started = time.monotonic()
             compiled = _compile(pattern, flags)
-            budget.spent += time.monotonic() - started
+            # the estimate, when it is more than the clock says: a pattern holds memory in proportion
+            # to it (a 1 KB stack of ten such rules once held 1.9 GB), ~1 µs a unit when idle
+            budget.spent += max(time.monotonic() - started, _compile_units(compiled) * UNIT_SECONDS)
         if isinstance(compiled, Exception):
             diagnostics.append(
                 Diagnostic(
