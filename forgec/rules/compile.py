@@ -163,8 +163,9 @@ register(
         "regex-budget-exhausted",
         "error",
         "The regex rules of one compile together ran longer than forgec's overall time budget (5 s by "
-        "default), so this rule was skipped at this call site; every later rule application is skipped "
-        "the same way, so the compile still ends in bounded time. pi-forge has no such limit.",
+        "default, compiling their patterns included), so this rule was skipped at this call site; every "
+        "later rule application is skipped the same way, and a pattern not compiled yet is not compiled, "
+        "so the compile still ends in bounded time. pi-forge has no such limit.",
         bad='{"regex": {"rules": [{"id": "e1", "stage": "compiled", "pattern": "(a|a)*$", "flags": "g"}, '
         '"…99 more copies…"]}}',
         good='{"regex": {"rules": [{"id": "e1", "stage": "compiled", "pattern": "a*$", "flags": "g"}]}}',

@@ -443,11 +443,20 @@ class YamlLocator:
         self._root = root
         #: id(scalar node) -> its characters' offsets (the tree keeps the nodes alive)
         self._offsets: dict[int, list[int]] = {}
+        #: (pointer, key) -> node: thousands of findings often share one pointer (one block's text)
+        self._nodes: dict[tuple[tuple[Any, ...], bool], Any] = {}
 
     def prepare(self, doc: SourceDocument, pointers: set[tuple[Any, ...]]) -> None:
         """Nothing to prepare: the node tree is already there."""
 
     def _node(self, pointer: tuple[Any, ...], key: bool = False) -> Any:
+        memo = (pointer, key)
+        if memo in self._nodes:
+            return self._nodes[memo]
+        node = self._nodes[memo] = self._walk(pointer, key)
+        return node
+
+    def _walk(self, pointer: tuple[Any, ...], key: bool) -> Any:
         node = self._root
         key_node = None
         for part in pointer:

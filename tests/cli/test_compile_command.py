@@ -89,3 +89,35 @@ def test_compile_reports_pi_ai_failures() -> None:
     code, _, err = run(*args, "--target", "openai-responses")
     assert code == 1 and "FG801" in err
     assert run(*args, "--target", "anthropic-messages")[0] == 0
+
+
+def test_redact_leaks_no_planted_secret_in_any_provider_body(tmp_path: Path) -> None:
+    """Issue 13 family 15: tool-call arguments with ``api_key`` and ``Authorization`` survived
+    ``--redact`` in both OpenAI bodies, where ``arguments`` is a JSON string."""
+    planted = {
+        "api_key": "PLANTED-KEY-1",
+        "Authorization": "PLANTED-AUTH-2",
+        "note": "sk-PLANTEDPLANTEDPLANTED3",
+        "header": "Bearer PLANTED4abcdefgh",
+    }
+    context = {"messages": [
+        {"role": "user", "content": "hi", "timestamp": 1},
+        {"role": "assistant", "content": [{"type": "toolCall", "id": "t1", "name": "read", "arguments": planted}],
+         "timestamp": 2, "usage": {"input": 1, "output": 1, "cacheRead": 0, "cacheWrite": 0, "totalTokens": 2}},
+        {"role": "toolResult", "toolCallId": "t1", "toolName": "read", "timestamp": 3,
+         "content": [{"type": "text", "text": "-----BEGIN PRIVATE KEY-----\nPLANTED5\n-----END PRIVATE KEY-----"}]},
+    ]}  # fmt: skip
+    stack = {"schemaVersion": 1, "type": "pi-forge.prompt-stack", "id": "s", "items": [
+        {"kind": "block", "id": "b", "role": "system", "content": "x"},
+        {"kind": "slot", "id": "h", "slot": "chat-history"},
+    ]}  # fmt: skip
+    (tmp_path / "s.json").write_text(json.dumps(stack), encoding="utf-8")
+    (tmp_path / "c.json").write_text(json.dumps(context), encoding="utf-8")
+    args = ["compile", str(tmp_path / "s.json"), "--context", str(tmp_path / "c.json")]
+    for target in ("openai-completions", "openai-responses", "anthropic-messages", "google-generative-ai"):
+        code, plain, _ = run(*args, "--target", target)
+        assert code == 0 and "PLANTED-KEY-1" in plain  # planted where the body carries tool calls
+        code, body, _ = run(*args, "--target", target, "--redact")
+        assert code == 0, target
+        assert "PLANTED" not in body, (target, body)
+        assert "[redacted]" in body

@@ -175,3 +175,49 @@ def presets(draw: st.DrawFn) -> Any:
             "replaceString": st.sampled_from(["", "$1", "{{match}}"]), "placement": st.lists(st.integers(0, 6), max_size=2)}),
             max_size=2))}  # fmt: skip
     return preset
+
+
+#: the shapes of issue 13's "small input, unbounded work" families, each a template repeated n times:
+#: (prefix, repeated part, suffix); n is drawn, so the input size varies and the work must follow it
+_HOSTILE_TEMPLATES = [
+    ("", "{{", ""),  # family 6: openers without closers
+    ("", "{{trim}}{{", ""),  # family 7: macros and unclosed openers
+    ("", "{{json::", "x"),  # family 8: nested escaping (closed by the suffix below)
+    ("{{setvar::x::😀}}", "{{setvar::x::{{getvar::x}}{{getvar::x}}}}", "{{trim::{{getvar::x}}}}{{upper::{{getvar::x}}}}"),  # 9
+    ("{{setvar::x::\ude00\ud83d}}", "{{setvar::x::{{getvar::x}}{{getvar::x}}}}", "{{json::{{getvar::x}}}}"),  # lone surrogates
+    ("", "{{nope}}", ""),  # did-you-mean hints
+    ("", "{{setvar::v::{{getvar::v}}}}", ""),
+    ("", "{{trim::", "a"),
+    ("", "}}{{::", ""),
+]
+
+
+@st.composite
+def hostile_blocks(draw: st.DrawFn) -> str:
+    """Block text built from one of the pathological shapes, repeated up to ~40 KB."""
+    prefix, part, suffix = draw(st.sampled_from(_HOSTILE_TEMPLATES))
+    times = draw(st.integers(1, 40_000 // len(part)))
+    if part.startswith("{{setvar::x::"):
+        times = min(times, 40)  # doubling: 40 steps reach every limit
+    text = prefix + part * times + suffix
+    if part in ("{{json::", "{{trim::"):
+        text += "}}" * times
+    return text
+
+
+_BIG_CLASSES = [r"\p{L}", r"\P{L}", r"[^\p{L}]", r"[\p{L}\p{Nd}]", r"\p{Lu}", r"\w", r"[^a]", r"\S", "."]
+
+
+@st.composite
+def hostile_patterns(draw: st.DrawFn) -> tuple[str, str]:
+    """Regex rules whose compile work hides in big classes: repeats of repeats, classes written many times."""
+    atom = draw(st.sampled_from(_BIG_CLASSES))
+    shape = draw(st.integers(0, 2))
+    if shape == 0:
+        inner, outer = draw(st.integers(1, 700)), draw(st.integers(1, 300))
+        pattern = f"(?:{atom}{{{inner}}}){{{outer}}}"
+    elif shape == 1:
+        pattern = "(?:" + atom * draw(st.integers(1, 2500)) + ")"
+    else:
+        pattern = f"{atom}{{{draw(st.integers(1, 10_000))}}}"
+    return pattern, draw(st.sampled_from(["giu", "gu", "gi", "g"]))

@@ -26,9 +26,13 @@ SEEDS = [int(os.environ.get("FORGEC_FUZZ_SEED", "1")) * 1000 + n for n in range(
 
 
 def _limit_memory() -> None:  # pragma: no cover - runs in the child
+    """Memory and CPU bounds of one run, set by the kernel: an allocation past 1.5 GiB fails, and a
+    run that computes longer than the time bound is killed even if the wall-clock timeout is not
+    reached (on a loaded machine wall time says little; CPU time is what the input costs)."""
     import resource
 
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY_BYTES, MEMORY_BYTES))
+    resource.setrlimit(resource.RLIMIT_CPU, (CALL_SECONDS, CALL_SECONDS + 5))
 
 
 def _mutate(data: bytes, rng: random.Random) -> bytes:

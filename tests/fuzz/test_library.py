@@ -7,22 +7,42 @@ shape nobody expected, no ``RecursionError``, no hang.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
-from hypothesis import given
+import pytest
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from forgec.errors import ForgecError
 
-from .conftest import FUZZ, bounded
-from .strategies import contexts, json_values, macro_text, presets, regex_rules, stacks
+from .conftest import FUZZ, bounded, memory_bound
+from .strategies import (
+    contexts,
+    hostile_blocks,
+    hostile_patterns,
+    json_values,
+    macro_text,
+    presets,
+    regex_rules,
+    stacks,
+)
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _bounded_memory() -> Iterator[None]:
+    """Every property of this module runs with at most 1 GiB more address space (FORGEC_FUZZ_MEMORY_MB)."""
+    with memory_bound():
+        yield
 
 
 def _forgec_only(call: Any) -> Any:
-    """Run ``call``; a ForgecError is an allowed outcome (it is how forgec refuses), anything else fails."""
+    """Run ``call``; a ForgecError is an allowed outcome (it is how forgec refuses), anything else fails.
+    forgec turning a ``MemoryError`` into a refusal is a failure too: the input needed over the bound."""
     try:
         return bounded(call)
-    except ForgecError:
+    except ForgecError as error:
+        assert "more memory" not in str(error), str(error)
         return None
 
 
@@ -111,3 +131,51 @@ def test_any_bytes_as_a_stack_or_context_file(data: bytes, name: str) -> None:
     document = bounded(lambda: decode_source(data, name, "yaml" if name.endswith(".yaml") else "json"))
     if document.parsed:
         _forgec_only(lambda: load_context(document.data))
+
+
+def test_the_memory_bound_is_real() -> None:
+    """The bound the properties run under refuses an allocation past it (so a runaway input fails)."""
+    with pytest.raises(MemoryError):
+        bytearray(2 * 1024 * 1024 * 1024)
+
+
+HOSTILE = settings(FUZZ, max_examples=max(4, FUZZ.max_examples // 6))
+
+
+@HOSTILE
+@given(hostile_blocks())
+def test_pathological_blocks_are_bounded(text: str) -> None:
+    """Issue 13 families 6-9 as shapes, at drawn sizes: compile and lint stay within the bound."""
+    import forgec
+    from forgec.compile.macros.lint import lint_stack_macros
+
+    stack = {"id": "h", "items": [{"kind": "block", "id": "a", "role": "system", "content": text}]}
+    result = bounded(lambda: forgec.compile_report(stack))
+    assert isinstance(result.system_prompt, str)
+    assert all(d.code.startswith("FG") for d in bounded(lambda: lint_stack_macros(stack)))
+
+
+@HOSTILE
+@given(hostile_patterns())
+def test_pathological_patterns_compile_or_are_refused_within_the_bound(case: tuple[str, str]) -> None:
+    """Issue 13 family 10 as shapes: a pattern compiles or is refused as too costly, never runs away."""
+    from forgec.js.regex import JSRegexError, compile_js
+
+    pattern, flags = case
+    try:
+        bounded(lambda: compile_js(pattern, flags))
+    except JSRegexError as error:
+        assert error.reason and "more memory" not in error.reason
+
+
+def test_the_time_bound_is_real() -> None:
+    """The bound the properties run under stops a computation that runs past it (CPU time) and a
+    wait that costs no CPU (wall time)."""
+    import time
+
+    from .conftest import TooSlow
+
+    with pytest.raises(TooSlow, match="CPU"):
+        bounded(lambda: sum(i for i in iter(int, 1)), seconds=0.3)  # an endless computation
+    with pytest.raises(TooSlow, match="wall-clock"):
+        bounded(lambda: time.sleep(30), seconds=0.3)  # 1.8 s of waiting

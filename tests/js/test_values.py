@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -71,6 +72,32 @@ def test_quote_escapes_controls_lowercase_and_lone_surrogates() -> None:
     assert json_quote("\ud83d\ude3a") == '"\U0001f63a"'
 
 
+def _quote_json_string(text: str) -> str:
+    """ECMA-262 QuoteJSONString, code unit by code unit (the definition, not forgec's fast path)."""
+    units = text.encode("utf-16-le", "surrogatepass")
+    codes = [int.from_bytes(units[i : i + 2], "little") for i in range(0, len(units), 2)]
+    short = {0x08: "\\b", 0x09: "\\t", 0x0A: "\\n", 0x0C: "\\f", 0x0D: "\\r", 0x22: '\\"', 0x5C: "\\\\"}
+    out, i = ['"'], 0
+    while i < len(codes):
+        c = codes[i]
+        if 0xD800 <= c <= 0xDBFF and i + 1 < len(codes) and 0xDC00 <= codes[i + 1] <= 0xDFFF:
+            out.append(chr(0x10000 + ((c - 0xD800) << 10) + codes[i + 1] - 0xDC00))
+            i += 2
+            continue
+        out.append(short[c] if c in short else f"\\u{c:04x}" if c < 0x20 or 0xD800 <= c <= 0xDFFF else chr(c))
+        i += 1
+    return "".join(out) + '"'
+
+
+_SPECIAL = st.sampled_from(["\ud83d", "\ude3a", '"', "\\", "\x00", "\b", "\x1f", "\x7f", "\u2028", "\U0001f63a"])
+
+
+@given(st.text(alphabet=st.one_of(st.characters(codec=None, exclude_categories=()), _SPECIAL)))
+def test_quote_is_the_definition_on_any_text(text: str) -> None:
+    """The C encoder serves text without surrogates; any text still gives the spec's literal."""
+    assert json_quote(text) == _quote_json_string(text)
+
+
 def test_trim_uses_the_javascript_whitespace_set() -> None:
     assert js_trim("\ufeff\u00a0 x \u3000") == "x"
     assert js_trim("\x85x\x1c") == "\x85x\x1c"
@@ -122,3 +149,29 @@ def test_writing_is_not_limited_by_python_recursion() -> None:
 def test_integers_beyond_a_double_print_as_javascript_infinity() -> None:
     assert js_number_to_string(10**400) == "Infinity"
     assert json_stringify([10**400]) == "[null]"
+
+
+@given(st.text(alphabet=st.one_of(st.characters(codec=None, exclude_categories=()), _SPECIAL)))
+def test_length_counts_utf16_units_of_any_text(text: str) -> None:
+    assert js_len(text) == len(text.encode("utf-16-le", "surrogatepass")) // 2
+    assert js_len(text + "\ud800" + text) == 2 * js_len(text) + 1
+
+
+def test_lone_surrogates_are_measured_and_quoted_in_c() -> None:
+    """A block that doubles a lone surrogate to 64 Mi units spent minutes in UTF-16's ``surrogatepass``
+    (one handler call per surrogate) and in a regex callback per character (issue 13, a family 9
+    variant). Side by side in one run: lone surrogates cost the order of ordinary non-ASCII text."""
+    import time
+
+    def best(call: Callable[[], object]) -> float:
+        times = []
+        for _ in range(3):
+            start = time.perf_counter()
+            call()
+            times.append(time.perf_counter() - start)
+        return min(times)
+
+    lone, plain = "\ud800" * 2**20, "é" * 2**20
+    assert json_quote(lone) == '"' + "\\ud800" * 2**20 + '"'
+    assert best(lambda: js_len(lone)) < 50 * best(lambda: js_len(plain)) + 0.01
+    assert best(lambda: json_quote(lone)) < 50 * best(lambda: json_quote(plain)) + 0.01

@@ -5,6 +5,8 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+import pytest
+
 from forgec.diagnostics import to_pi_list
 from forgec.source import YAML_MAX_FLOW_DEPTH, decode_source, parse_source_text, read_source
 
@@ -101,3 +103,26 @@ def test_invalid_utf8_is_replaced_with_a_warning_at_the_first_bad_byte() -> None
 def test_valid_utf8_and_a_literal_replacement_character_give_no_warning() -> None:
     doc = decode_source('{"id": "\ufffd"}'.encode(), "s.json", "json")
     assert doc.parsed and doc.diagnostics == []
+
+
+def test_thousands_of_findings_in_one_yaml_value_walk_the_node_tree_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 13 family 6 in YAML: every finding of one block walked the node tree from the root again."""
+    from forgec.diagnostics import Diagnostic
+    from forgec.source import resolve_spans
+    from forgec.source.yaml import YamlLocator
+
+    walks: list[tuple[object, ...]] = []
+    real = YamlLocator._walk
+
+    def counting(self: YamlLocator, pointer: tuple[object, ...], key: bool) -> object:
+        walks.append(pointer)
+        return real(self, pointer, key)
+
+    monkeypatch.setattr(YamlLocator, "_walk", counting)
+    text = "id: s\nitems:\n- kind: block\n  id: b\n  content: '" + "{{" * 5000 + "'\n"
+    document = decode_source(text.encode(), "s.yaml", "yaml")
+    found = [Diagnostic("warning", "m", "FG215", pointer=("items", 0, "content"), offset=2 * i, length=2) for i in range(5000)]
+    spans = [d.span for d in resolve_spans(found, document)]
+    assert spans[0] is not None and spans[-1] is not None
+    assert (spans[0].line, spans[0].column) == (5, 13) and spans[-1].column == 13 + 2 * 4999
+    assert walks.count(("items", 0, "content")) == 1

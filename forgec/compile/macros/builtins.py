@@ -173,6 +173,8 @@ def _lower(ctx: MacroContext) -> str:
     return js_lower(ctx.expand_arg(0))
 
 
+_CONTROL_BYTES = bytes(range(32))
+_SHORT_ESCAPES = b"\b\f\n\r\t"
 _CONTROL = re.compile("[\x00-\x1f\ud800-\udfff]")
 
 
@@ -186,21 +188,20 @@ def _has_control(value: str) -> bool:
     return _CONTROL.search(value) is not None
 
 
-def _json_quote(value: str) -> str:
-    """``JSON.stringify`` of a string; plain ``str.replace`` when nothing needs a callback escape."""
-    if not _has_control(value):
-        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
-    return json_quote(value)
-
-
 def _json(ctx: MacroContext) -> str:
     value = ctx.expand_arg(0)
     if len(value) * 6 + 2 > engine.string_limit():  # may not fit: measure before building
         size = js_len(value) + 2 + value.count('"') + value.count("\\")
-        if _has_control(value):
+        if value.isascii():  # bytes.translate counts the controls in C, in two passes
+            raw = value.encode("ascii")
+            controls = len(raw) - len(raw.translate(None, _CONTROL_BYTES))
+            if controls:
+                short = len(raw) - len(raw.translate(None, _SHORT_ESCAPES))
+                size += short + 5 * (controls - short)
+        elif _has_control(value):
             size += sum(value.count(c) * (1 if c in "\b\f\n\r\t" else 5) for c in map(chr, range(32)))
         check_units(size)
-    return _json_quote(value)
+    return json_quote(value)
 
 
 def _xml(ctx: MacroContext) -> str:

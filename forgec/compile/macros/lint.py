@@ -130,6 +130,7 @@ def lint_stack_macros(stack: dict[str, Any], registry: Registry | None = None) -
                 guarded.add(_literal(args[0]) or "")
 
     findings: list[Diagnostic] = findings_unclosed
+    suggest = _Suggestions([*BUILTIN_MACROS, *static, *written, *custom])
     for index, item, text, macros in blocks:
 
         def add(code: str, level: str, message: str, macro: Macro, item: dict[str, Any] = item, index: int = index) -> None:
@@ -182,7 +183,7 @@ def lint_stack_macros(stack: dict[str, Any], registry: Registry | None = None) -
                     macro,
                 )
             else:
-                suggestion = _suggest(command, [*BUILTIN_MACROS, *static, *written, *custom])
+                suggestion = suggest(command)
                 add(
                     UNKNOWN_MACRO,
                     "warning",
@@ -192,6 +193,33 @@ def lint_stack_macros(stack: dict[str, Any], registry: Registry | None = None) -
                     macro,
                 )
     return findings
+
+
+#: name comparisons one stack's did-you-mean hints may cost (each a few µs): past it, no more hints
+SUGGESTION_COMPARISONS = 200_000
+
+
+class _Suggestions:
+    """Did-you-mean hints of one stack: one search per distinct name, and at most
+    :data:`SUGGESTION_COMPARISONS` comparisons in all. 20,000 unknown macros once took 17 s, each
+    searched again, and a stack that sets thousands of variables and uses thousands of unknown names
+    would compare every pair (issue 13, family 6)."""
+
+    def __init__(self, choices: list[str]) -> None:
+        self.choices = choices
+        self.left = SUGGESTION_COMPARISONS
+        self.found: dict[str, str] = {}
+
+    def __call__(self, name: str) -> str:
+        text = self.found.get(name)
+        if text is None:
+            if self.left < len(self.choices):
+                text = ""
+            else:
+                self.left -= len(self.choices)
+                text = _suggest(name, self.choices)
+            self.found[name] = text
+        return text
 
 
 def _suggest(name: str, choices: list[str]) -> str:

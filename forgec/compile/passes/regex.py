@@ -44,6 +44,8 @@ Effect = Literal["outgoing", "finalize"]
 REGEX_TIMEOUT_SECONDS = 1.0
 #: regex time one compile may spend in total, all rules, stages and call sites together (seconds)
 REGEX_BUDGET_SECONDS = 5.0
+#: seconds one unit of the compile estimate (``forgec/js/regex/_cost.py``) is charged at least
+UNIT_SECONDS = 1.5e-6
 
 FINALIZE_WARNING = (
     "Finalize regex replaced finalized assistant message content; "
@@ -72,8 +74,26 @@ class SelectedRule:
 _COMPILED: dict[tuple[str, str], Any] = {}
 
 
+#: estimated compile units (``_cost.py``) of the patterns the caches hold: a pattern just inside the
+#: compile estimate holds ~270 MB (about 135 bytes a unit), so the caches are emptied past this sum
+CACHED_UNITS = 4_000_000
+_cached_units = 0
+
+
+def _compile_units(compiled: Any) -> int:
+    """The compile estimate of a compiled pattern (0 for a failure): its memory and its compile time."""
+    from forgec.js.regex._cost import compile_cost
+
+    return compile_cost(compiled.regex.pattern) if not isinstance(compiled, Exception) else 0
+
+
 def _compile(pattern: str, flags: str) -> Any:
-    """Compile once per process; a failure is cached as the exception (it is re-reported per call)."""
+    """Compile once per process; a failure is cached as the exception (it is re-reported per call).
+
+    Costly patterns are held in memory by the caches (this one and the engine's), so the caches
+    are emptied when the patterns they hold would pass :data:`CACHED_UNITS` together: a run that
+    compiles many stacks (``snapshot``, a language server) keeps a bounded amount of memory."""
+    global _cached_units
     key = (pattern, flags)
     cached = _COMPILED.get(key)
     if cached is None:
@@ -85,10 +105,23 @@ def _compile(pattern: str, flags: str) -> Any:
             cached = exc
         except (RecursionError, MemoryError, ValueError) as exc:  # never let a hostile pattern escape
             cached = exc
-        if len(_COMPILED) > 4096:
+        units = _compile_units(cached)
+        if len(_COMPILED) > 4096 or _cached_units + units > CACHED_UNITS:
+            from forgec.js.regex.pattern import _compile as engine_cache
+
             _COMPILED.clear()
+            engine_cache.cache_clear()
+            _cached_units = 0
         _COMPILED[key] = cached
+        _cached_units += units
     return cached
+
+
+def _load_engine() -> None:
+    """Import the matcher and ``regex`` before a compile is timed: loading code is not regex time."""
+    import regex  # noqa: F401
+
+    import forgec.js.regex.pattern  # noqa: F401
 
 
 def _flags_ok(flags: str) -> bool:
@@ -116,10 +149,21 @@ def _rules_of(stack: Any) -> list[Any]:
 
 
 def select_rules(
-    stack: Any, stage: Stage, target: Target, effect: Effect, diagnostics: list[Diagnostic]
+    stack: Any,
+    stage: Stage,
+    target: Target,
+    effect: Effect,
+    diagnostics: list[Diagnostic],
+    budget: RegexBudget | None = None,
 ) -> list[SelectedRule]:
-    """A4: the rules that run at one call site, compiled, in rule order; compile errors appended."""
+    """A4: the rules that run at one call site, compiled, in rule order; compile errors appended.
+
+    ``budget``: the compile's :class:`RegexBudget`. Compiling a pattern is regex time too (up to ~2 s
+    each within ``_cost.py``'s estimate, and ``regex.compile`` cannot be interrupted): it is charged to
+    the budget, and once the budget is spent a pattern not compiled yet is skipped with FG624 instead
+    of compiled (issue 13: ten costly rules once took 26 s)."""
     selected: list[SelectedRule] = []
+    label = "finalize/messages" if effect == "finalize" else f"{stage}/{target}"
     for index, rule in enumerate(_rules_of(stack)):
         if not isinstance(rule, dict) or rule.get("enabled") is False:
             continue
@@ -142,7 +186,18 @@ def select_rules(
         flags = raw_flags if isinstance(raw_flags, str) else ""
         if not _flags_ok(flags):
             continue
-        compiled = _compile(pattern, flags)
+        if budget is None or (pattern, flags) in _COMPILED:
+            compiled = _compile(pattern, flags)
+        elif budget.exhausted():
+            diagnostics.append(_budget_diagnostic(raw_id, index, label, budget))
+            continue
+        else:
+            _load_engine()
+            started = time.monotonic()
+            compiled = _compile(pattern, flags)
+            # the estimate, when it is more than the clock says: a pattern holds memory in proportion
+            # to it (a 1 KB stack of ten such rules once held 1.9 GB), ~1 µs a unit when idle
+            budget.spent += max(time.monotonic() - started, _compile_units(compiled) * UNIT_SECONDS)
         if isinstance(compiled, Exception):
             diagnostics.append(
                 Diagnostic(
@@ -264,16 +319,18 @@ def _timed_out(diagnostics: list[Diagnostic], rule: SelectedRule, label: str, bu
     )
 
 
-def _over_budget(diagnostics: list[Diagnostic], rule: SelectedRule, label: str, budget: RegexBudget) -> None:
-    diagnostics.append(
-        Diagnostic(
-            "error",
-            f"Regex rule {rule.id} was skipped in {label}: the regex rules of this compile used up "
-            f"forgec's {budget.seconds:g}s time budget.",
-            codes.REGEX_BUDGET,
-            pointer=("regex", "rules", rule.index, "pattern"),
-        )
+def _budget_diagnostic(rule_id: Any, index: int, label: str, budget: RegexBudget) -> Diagnostic:
+    return Diagnostic(
+        "error",
+        f"Regex rule {rule_id} was skipped in {label}: the regex rules of this compile used up "
+        f"forgec's {budget.seconds:g}s time budget.",
+        codes.REGEX_BUDGET,
+        pointer=("regex", "rules", index, "pattern"),
     )
+
+
+def _over_budget(diagnostics: list[Diagnostic], rule: SelectedRule, label: str, budget: RegexBudget) -> None:
+    diagnostics.append(_budget_diagnostic(rule.id, rule.index, label, budget))
 
 
 def apply_to_system(
@@ -283,9 +340,9 @@ def apply_to_system(
 
     ``budget``: the compile's :class:`RegexBudget` (a fresh one when omitted).
     """
-    rules = select_rules(stack, "compiled", "system", "outgoing", diagnostics)
     if budget is None:
         budget = RegexBudget()
+    rules = select_rules(stack, "compiled", "system", "outgoing", diagnostics, budget)
     for rule in rules:
         try:
             new_text, matches = _transform(rule, text, budget)
@@ -390,10 +447,11 @@ def apply_to_messages(
 
     ``budget``: the compile's :class:`RegexBudget` (a fresh one when omitted).
     """
-    rules = select_rules(stack, stage, "messages", "outgoing", diagnostics)
+    budget = budget or RegexBudget()
+    rules = select_rules(stack, stage, "messages", "outgoing", diagnostics, budget)
     if not rules:
         return messages
-    return _run_rules(rules, messages, diagnostics, f"{stage}/messages", budget or RegexBudget())
+    return _run_rules(rules, messages, diagnostics, f"{stage}/messages", budget)
 
 
 def finalize_message(
@@ -408,10 +466,9 @@ def finalize_message(
     role = message.get("role", UNDEFINED) if isinstance(message, dict) else UNDEFINED
     if (role if isinstance(role, str) else js_string(role)) != "assistant":
         return None, diagnostics
-    rules = select_rules(stack, "compiled", "messages", "finalize", diagnostics)
-    result = (
-        _run_rules(rules, [message], diagnostics, "finalize/messages", budget or RegexBudget())[0] if rules else message
-    )
+    budget = budget or RegexBudget()
+    rules = select_rules(stack, "compiled", "messages", "finalize", diagnostics, budget)
+    result = _run_rules(rules, [message], diagnostics, "finalize/messages", budget)[0] if rules else message
     if result is message:
         return None, diagnostics
     diagnostics.append(Diagnostic("warning", FINALIZE_WARNING, codes.REGEX_FINALIZE_REPLACED))

@@ -6,9 +6,13 @@
 such patterns at once, and the capture-semantics rewrite (``_nonempty.py``) turns nested ``*`` into
 nested ``+``, so without this estimate one hostile rule could hang a compile. The estimate reads the
 emitted pattern (the only place where rewrites and copies are visible): every atom costs 1 (a
-character class one per 64 characters of its emitted text: case-insensitive Unicode classes are
+character class one per 24 characters of its emitted text: case-insensitive Unicode classes are
 large), a sequence or an alternation the sum of its parts, a repeat with minimum ``n ≥ 1`` ``(n + 1)`` times its
-body. Measured on ``regex`` 2025/2026 releases, the real time stays below ~1 µs per unit.
+body. Parsing is paid once per written class, not per copy: ``regex`` parses a class member by member
+in Python (~5 µs a character), so 2,000 written ``[\\p{L}\\p{Nd}]`` under ``iu`` (26 KB of JavaScript)
+would parse for minutes (issue 13, family 10); a big class adds 5 units per character of its text.
+Measured on ``regex`` 2025/2026 releases on a loaded 2-core machine, the real time stays near or below
+~1 µs per unit.
 """
 
 from __future__ import annotations
@@ -20,11 +24,16 @@ import re
 COMPILE_BUDGET = 2_000_000
 
 #: a character class is copied with its members: ``\p{L}`` under ``iu`` is emitted as a class of about
-#: 10,000 characters, which ``regex`` compiles at roughly 75 µs a copy (measured), so a class weighs
-#: one unit per this many characters of its text (a small class is one unit)
-_CLASS_CHARS_PER_UNIT = 64
+#: 10,000 characters, which ``regex`` compiles at roughly 360 µs a copy (measured on a loaded 2-core
+#: machine; ``(?:\p{Lu}{300}){100}`` took 2.9 s and 470 MB), so a class weighs one unit per this many
+#: characters of its text (a small class is one unit)
+_CLASS_CHARS_PER_UNIT = 24
+#: units per character of a big class's text for parsing it (once per written class, never copied)
+_CLASS_PARSE_UNITS_PER_CHAR = 5
 
 _BRACES = re.compile(r"\{(\d+)(?:,(\d*))?\}")
+#: a class body after its ``[``: an optional ``^``, escapes and other characters, the closing ``]``
+_CLASS_BODY = re.compile(r"\^?(?:[^\\\]]|\\.)*\]", re.S)
 
 
 def compile_cost(pattern: str, budget: int = COMPILE_BUDGET) -> int:
@@ -32,6 +41,7 @@ def compile_cost(pattern: str, budget: int = COMPILE_BUDGET) -> int:
     # one frame per open group: [cost of finished alternatives, cost of the current sequence]
     frames: list[list[int]] = [[0, 0]]
     last = 0  # cost of the atom a following quantifier applies to
+    parsing = 0  # parse cost of the big classes so far: paid once, outside every multiplier
     i, n = 0, len(pattern)
     while i < n:
         c = pattern[i]
@@ -40,7 +50,12 @@ def compile_cost(pattern: str, budget: int = COMPILE_BUDGET) -> int:
             last = 1
         elif c == "[":
             end = _class_end(pattern, i)
-            last = max(1, (end - i) // _CLASS_CHARS_PER_UNIT)
+            size = end - i
+            last = max(1, size // _CLASS_CHARS_PER_UNIT)
+            if size > _CLASS_CHARS_PER_UNIT:
+                parsing += size * _CLASS_PARSE_UNITS_PER_CHAR
+                if parsing > budget:
+                    return parsing
             i = end
         elif c == "(":
             frames.append([0, 0])
@@ -64,35 +79,29 @@ def compile_cost(pattern: str, budget: int = COMPILE_BUDGET) -> int:
             else:
                 extra = last * low  # the repeated atom's cost is already counted once
                 frames[-1][1] += extra
-                if frames[-1][1] > budget:
-                    return frames[-1][1]
+                if frames[-1][1] + parsing > budget:
+                    return frames[-1][1] + parsing
                 last += extra
                 continue
         else:
             i += 1
             last = 1
         frames[-1][1] += last
-        if frames[-1][1] > budget:
-            return frames[-1][1]
+        if frames[-1][1] + parsing > budget:
+            return frames[-1][1] + parsing
     while len(frames) > 1:  # unbalanced text cannot come from the emitter; count it anyway
         done, current = frames.pop()
         frames[-1][1] += done + current
-    return frames[0][0] + frames[0][1]
+    return frames[0][0] + frames[0][1] + parsing
 
 
 def _class_end(pattern: str, start: int) -> int:
-    """The index after the character class opening at ``start`` (the emitter escapes ``]`` inside)."""
-    i = start + 1
-    if i < len(pattern) and pattern[i] == "^":
-        i += 1
-    while i < len(pattern):
-        if pattern[i] == "\\":
-            i += 2
-            continue
-        if pattern[i] == "]":
-            return i + 1
-        i += 1
-    return i
+    """The index after the character class opening at ``start`` (the emitter escapes ``]`` inside).
+
+    Scanned by ``re`` in C: an emitted ``\\p{L}`` under ``iu`` is 10,000 characters, and a pattern may
+    hold hundreds of them."""
+    m = _CLASS_BODY.match(pattern, start + 1)
+    return m.end() if m else len(pattern)
 
 
 def _quantifier(pattern: str, i: int) -> tuple[int | None, int]:

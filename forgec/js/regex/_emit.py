@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from . import _casefold as cf
 from ._ast import (
@@ -115,6 +116,10 @@ class Emitted:
     canonical: bool = False
 
 
+#: emitted text of a character class by (negated, ranges, escapes, i, u): see ``_class``
+_CLASS_TEXTS: dict[tuple[Any, ...], str] = {}
+
+
 class Emitter:
     def __init__(self, flags: str, capture_count: int, *, reject_empty_iterations: bool = True) -> None:
         self.unicode = "u" in flags
@@ -146,6 +151,19 @@ class Emitter:
         return cf.complement(cf.normalize(base), TOP) if k.isupper() else list(base)
 
     def _class(self, node: CharClass) -> str:
+        """:meth:`_class_text`, remembered: a pattern may write the same ``\\p{L}`` hundreds of times, and
+        each case closure takes milliseconds (issue 13, family 10: 2,000 written classes once took minutes
+        before the cost estimate could refuse the pattern)."""
+        key = (node.negated, tuple(node.ranges), tuple((e.kind, e.prop) for e in node.escapes), self.icase, self.unicode)
+        text = _CLASS_TEXTS.get(key)
+        if text is None:
+            text = self._class_text(node)
+            if len(_CLASS_TEXTS) >= 512:
+                _CLASS_TEXTS.clear()
+            _CLASS_TEXTS[key] = text
+        return text
+
+    def _class_text(self, node: CharClass) -> str:
         """A class with every ``\\p{…}`` answered from Unicode 17 (:mod:`._props`), never from the
         installed ``regex`` release's tables alone."""
         from ._props import builtin_property, property_members

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from forgec.codecs.stack import load_stack_data
 from forgec.compile.macros.lint import lint_stack_macros
 from forgec.lint.hints import lint_stack_hints
@@ -97,3 +99,28 @@ def test_thousands_of_openers_and_macros_in_one_block() -> None:
     text = "{{date}}" * 3000 + "{{" * 3000 + "{{a::{{b}}}}"
     found = [d.offset for d in lint_stack_macros({"items": [{"kind": "block", "id": "a", "content": text}]}) if d.code == "FG215"]
     assert found == [8 * 3000 + 2 * i for i in range(3000)]
+
+
+def test_did_you_mean_is_searched_once_per_name_and_within_a_comparison_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 13 family 6: 20,000 ``{{nope}}`` once searched the names 20,000 times (17 s); thousands of
+    set variables and thousands of distinct unknown names would compare every pair."""
+    from forgec.compile.macros import lint
+
+    searched: list[int] = []
+    real = lint._suggest
+
+    def counting(name: str, choices: list[str]) -> str:
+        searched.append(len(choices))
+        return real(name, choices)
+
+    monkeypatch.setattr(lint, "_suggest", counting)
+    repeated = {"items": [{"kind": "block", "id": "a", "content": "{{dat}}" * 20000}]}
+    messages = [d.message for d in lint_stack_macros(repeated) if d.code == "FG210"]
+    assert len(messages) == 20000 and all("(did you mean {{date}}?)" in m for m in messages)
+    assert len(searched) == 1
+
+    searched.clear()
+    setters = "".join(f"{{{{setvar::v{i}::1}}}}" for i in range(3000))
+    unknown = "".join(f"{{{{w{i}}}}}" for i in range(3000))
+    lint_stack_macros({"items": [{"kind": "block", "id": "a", "content": setters + unknown}]})
+    assert 0 < sum(searched) <= lint.SUGGESTION_COMPARISONS

@@ -151,3 +151,27 @@ def test_reading_a_huge_variable_costs_no_work() -> None:
     """Variable reads build nothing: they stay possible after the work cap is reached elsewhere."""
     assert engine.MAX_BLOCK_WORK >= 2 * engine.MAX_BLOCK_LENGTH
     assert {"getvar", "var", "getturnvar", "getsessionvar"} <= engine._READERS
+
+
+def test_escaping_work_of_deep_json_nesting_is_bounded_by_the_work_cap(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 13 family 8: 2,000 nested ``{{json::…}}`` (2 KB) once escaped 64 Mi units every ~28 levels.
+    Counted, not timed: every character escaped after the cap is work the cap should have refused."""
+    from forgec.compile.macros import builtins
+
+    monkeypatch.setattr(engine, "MAX_BLOCK_LENGTH", 10_000)
+    monkeypatch.setattr(engine, "MAX_BLOCK_WORK", 20_000)
+    escaped: list[int] = []
+    real = builtins.json_quote
+
+    def counting(value: str) -> str:
+        escaped.append(len(value))
+        return real(value)
+
+    monkeypatch.setattr(builtins, "json_quote", counting)
+    text = "{{json::" * 2000 + "x" + "}}" * 2000
+    out, diagnostics = _expand(text)
+    assert out == text
+    assert {code for code, _ in diagnostics} == {"FG203"}
+    # what was escaped is at most the work cap plus the one string that crossed it
+    assert sum(escaped) <= engine.MAX_BLOCK_WORK + engine.MAX_BLOCK_LENGTH
+    assert len(escaped) < 100  # the first ~13 levels (doubling to the cap), then nothing more

@@ -112,3 +112,57 @@ def test_fast_rules_are_unaffected_by_the_budget() -> None:
     budget = RegexBudget(seconds=5.0, per_call=1.0)
     assert apply_to_system(stack, "aa b aaa", diagnostics, budget) == "A b A"
     assert _codes(diagnostics) == ["FG621"] and 0 <= budget.spent < 1.0
+
+
+def test_compiling_a_pattern_is_charged_to_the_budget_and_stops_when_it_is_spent(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 13 family 10: ``regex.compile`` cannot be interrupted and a costly pattern takes ~2 s, so
+    ten distinct costly rules took 26 s. Compile time counts; once spent, nothing more is compiled."""
+    from forgec.js import regex as engine
+
+    compiled: list[str] = []
+    real = engine.compile_js
+
+    def slow_compile(pattern: str, flags: str = "") -> object:
+        compiled.append(pattern)
+        time.sleep(0.05)  # a costly pattern, made cheap to run
+        return real(pattern, flags)
+
+    monkeypatch.setattr(engine, "compile_js", slow_compile)
+    monkeypatch.setattr(rx, "_COMPILED", {})
+    rules = [{"id": f"c{n}", "stage": "compiled", "pattern": f"never{n}", "flags": "g", "replace": "x"} for n in range(30)]
+    budget = RegexBudget(seconds=0.2, per_call=0.1)
+    diagnostics: list[Diagnostic] = []
+    apply_to_messages({"id": "s", "items": [], "regex": {"rules": rules}}, [{"role": "user", "content": TEXT}],
+                      "compiled", diagnostics, budget)  # fmt: skip
+    assert 1 <= len(compiled) <= 5  # 0.2 s of 0.05 s compiles (fewer when the machine is slow)
+    # the compiled ones are skipped when they would run, the others before they are compiled
+    assert _codes(diagnostics) == ["FG624"] * 30
+    assert (
+        "Regex rule c29 was skipped in compiled/messages: the regex rules of this compile used up "
+        "forgec's 0.2s time budget."
+    ) in [d.message for d in diagnostics]
+
+
+def test_costly_patterns_are_charged_their_estimate_so_few_are_held_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A 1 KB stack of ten rules just inside the compile estimate (``[^\\p{L}]{4990}`` under ``iu``, ~270 MB
+    each once compiled) held 1.9 GB: each compile is charged at least its estimate, so the budget
+    stops after a couple of them, and the caches let go of costly patterns past ``CACHED_UNITS``."""
+    monkeypatch.setattr(rx, "_COMPILED", {})
+    monkeypatch.setattr(rx, "_cached_units", 0)
+    compiled: list[str] = []
+    real = rx._compile
+
+    def counting(pattern: str, flags: str) -> Any:
+        compiled.append(pattern)
+        return real(pattern, flags)
+
+    monkeypatch.setattr(rx, "_compile", counting)
+    monkeypatch.setattr(rx, "_compile_units", lambda _compiled: 2_000_000)  # each as costly as allowed
+    rules = [{"id": f"c{n}", "stage": "compiled", "pattern": f"cheap{n}", "flags": "g"} for n in range(10)]
+    diagnostics: list[Diagnostic] = []
+    apply_to_messages({"id": "s", "items": [], "regex": {"rules": rules}}, [{"role": "user", "content": TEXT}],
+                      "compiled", diagnostics, RegexBudget())  # fmt: skip
+    assert len(compiled) == 2  # 2 x 3 s charged: the default 5 s budget is spent
+    assert _codes(diagnostics) == ["FG624"] * 10
+    # the process caches empty themselves rather than hold more than CACHED_UNITS of patterns
+    assert rx._cached_units <= rx.CACHED_UNITS

@@ -63,3 +63,30 @@ def test_a_big_character_class_weighs_what_it_costs_to_copy() -> None:
         compile_js(r"(?:\p{L}{300}){100}", "giu")
     assert "too costly to compile" in caught.value.reason
     compile_js(r"(?:\p{L}{30}){10}", "giu")  # a realistic use still compiles
+
+
+def test_big_classes_written_many_times_weigh_their_parsing() -> None:
+    """``regex`` parses a class member by member in Python (~5 µs a character): 2,000 written
+    ``[\\p{L}\\p{Nd}]`` under ``iu`` (26 KB) parsed for minutes with no repetition at all (issue 13)."""
+    one_class = "[" + "\\u00e9-\\u00ff" * 900 + "]"  # ~10,000 characters, like \p{L} under iu
+    assert compile_cost(one_class) < COMPILE_BUDGET // 20
+    assert compile_cost(one_class * 60) > COMPILE_BUDGET
+    assert compile_cost("[a-z]" * 60) == 60  # small classes stay one unit, with no parse cost
+
+
+def test_a_class_written_thousands_of_times_is_closed_over_case_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    from forgec.js.regex import _casefold, _emit
+
+    closures: list[int] = []
+    real = _casefold.close_over_case
+
+    def counting(ranges: list[tuple[int, int]], unicode: bool) -> list[tuple[int, int]]:
+        closures.append(len(ranges))
+        return real(ranges, unicode)
+
+    monkeypatch.setattr(_casefold, "close_over_case", counting)
+    monkeypatch.setattr(_emit, "_CLASS_TEXTS", {})
+    with pytest.raises(JSRegexError) as caught:
+        compile_js("(?:" + r"[\p{L}\p{Nd}]" * 2000 + ")", "giu")
+    assert "too costly to compile" in caught.value.reason
+    assert len(closures) == 1  # one distinct class: emitted once, remembered for the other 1,999
