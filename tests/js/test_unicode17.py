@@ -45,7 +45,7 @@ def _recorded(key: str) -> Ranges:
 
 
 def _norm(ranges: Ranges) -> Ranges:
-    return list(u17._normalize(ranges))
+    return list(u17.merge_ranges(ranges))
 
 
 def _union(a: Ranges, b: Ranges) -> Ranges:
