@@ -19,10 +19,13 @@ STACKS = Path(__file__).parent / "stacks"
 
 
 class MarkdownSnapshot(SingleFileSnapshotExtension):
-    """One ``.md`` file per snapshot, readable (and renderable) as the comment it stands for."""
+    """One ``.comment.md`` file per snapshot, readable (and renderable) as the comment it stands for.
+
+    Not plain ``.md``: syrupy counts every file of its extension in a run's snapshot folders as its own,
+    and would call the examples' ``.prompt.md`` golden files unused (which fails the session)."""
 
     _write_mode = WriteMode.TEXT
-    file_extension = "md"
+    file_extension = "comment.md"
 
     def serialize(self, data: Any, **_: Any) -> str:
         return str(data)
