@@ -20,7 +20,7 @@ never loads it (tests/cli/test_cold_imports.py), and each record is decoded when
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from functools import cache
 from pathlib import Path
 
@@ -31,10 +31,12 @@ __all__ = [
     "binary_names",
     "canonical_name",
     "case_map",
+    "complement_ranges",
     "final_sigma_sets",
     "fold_map",
     "gc_names",
     "in_ranges",
+    "intersect_ranges",
     "is_id_part",
     "is_id_start",
     "merge_ranges",
@@ -114,15 +116,31 @@ def merge_ranges(ranges: Iterable[tuple[int, int]]) -> Ranges:
     return tuple(out)
 
 
-def _complement(ranges: Ranges) -> Ranges:
+def complement_ranges(ranges: Iterable[tuple[int, int]], top: int = TOP) -> Ranges:
+    """The code points 0..``top`` not in ``ranges`` (sorted and merged)."""
     out: list[tuple[int, int]] = []
     nxt = 0
     for lo, hi in ranges:
         if lo > nxt:
             out.append((nxt, lo - 1))
-        nxt = hi + 1
-    if nxt <= TOP:
-        out.append((nxt, TOP))
+        nxt = max(nxt, hi + 1)
+    if nxt <= top:
+        out.append((nxt, top))
+    return tuple(out)
+
+
+def intersect_ranges(a: Sequence[tuple[int, int]], b: Sequence[tuple[int, int]]) -> Ranges:
+    """The code points in both ``a`` and ``b`` (each sorted and merged)."""
+    out: list[tuple[int, int]] = []
+    i = j = 0
+    while i < len(a) and j < len(b):
+        lo, hi = max(a[i][0], b[j][0]), min(a[i][1], b[j][1])
+        if lo <= hi:
+            out.append((lo, hi))
+        if a[i][1] < b[j][1]:
+            i += 1
+        else:
+            j += 1
     return tuple(out)
 
 
@@ -181,7 +199,7 @@ def property_ranges(kind: str, value: str) -> Ranges:
         if prop == "ASCII":
             return ((0, 0x7F),)
         if prop == "Assigned":
-            return _complement(_ranges("gc.Cn"))
+            return complement_ranges(_ranges("gc.Cn"))
         return _ranges(f"bin.{prop}")
     raise KeyError(f"{kind}={value}")
 

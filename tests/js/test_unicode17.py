@@ -53,21 +53,11 @@ def _union(a: Ranges, b: Ranges) -> Ranges:
 
 
 def _intersect(a: Ranges, b: Ranges) -> Ranges:
-    out: Ranges = []
-    i = j = 0
-    while i < len(a) and j < len(b):
-        lo, hi = max(a[i][0], b[j][0]), min(a[i][1], b[j][1])
-        if lo <= hi:
-            out.append((lo, hi))
-        if a[i][1] < b[j][1]:
-            i += 1
-        else:
-            j += 1
-    return out
+    return list(u17.intersect_ranges(a, b))
 
 
 def _complement(a: Ranges) -> Ranges:
-    return list(u17._complement(tuple(a)))
+    return list(u17.complement_ranges(a))
 
 
 # --- subjects: every code point once, lone surrogates never forming a pair (as the generator does) ---

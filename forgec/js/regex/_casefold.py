@@ -12,7 +12,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from functools import cache
 
-from forgec.js.unicode import merge_ranges
+from forgec.js.unicode import complement_ranges, merge_ranges
 
 from ._unicode_data import fold_map
 
@@ -64,12 +64,4 @@ def close_over_case(ranges: Ranges, unicode: bool) -> Ranges:
 
 def complement(ranges: Ranges, top: int) -> Ranges:
     """The characters 0..top not in ``ranges`` (which must be normalised)."""
-    out: Ranges = []
-    nxt = 0
-    for lo, hi in ranges:
-        if lo > nxt:
-            out.append((nxt, lo - 1))
-        nxt = max(nxt, hi + 1)
-    if nxt <= top:
-        out.append((nxt, top))
-    return out
+    return list(complement_ranges(ranges, top))

@@ -17,7 +17,7 @@ from array import array
 from dataclasses import dataclass
 from functools import cache
 
-from forgec.js.unicode import TOP, Ranges, property_ranges
+from forgec.js.unicode import TOP, Ranges, complement_ranges, intersect_ranges, property_ranges
 
 from . import _casefold as cf
 
@@ -70,21 +70,7 @@ def _installed_members(name: str) -> Ranges | None:
 
 def _minus(a: Ranges | cf.Ranges, b: Ranges | cf.Ranges) -> cf.Ranges:
     """Ranges of ``a`` not in ``b`` (both sorted and merged)."""
-    return _intersect(list(a), cf.complement(list(b), TOP))
-
-
-def _intersect(a: cf.Ranges, b: cf.Ranges) -> cf.Ranges:
-    out: cf.Ranges = []
-    i = j = 0
-    while i < len(a) and j < len(b):
-        lo, hi = max(a[i][0], b[j][0]), min(a[i][1], b[j][1])
-        if lo <= hi:
-            out.append((lo, hi))
-        if a[i][1] < b[j][1]:
-            i += 1
-        else:
-            j += 1
-    return out
+    return list(intersect_ranges(a, complement_ranges(b)))
 
 
 @cache
