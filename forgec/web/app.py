@@ -19,7 +19,7 @@ from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, R
 from starlette.routing import Route
 
 from forgec.web import guard
-from forgec.web.storage import Conflict, Refused, StackStorage, render_stack
+from forgec.web.storage import Conflict, Refused, StackStorage, digest, render_stack
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable, MutableMapping
@@ -291,8 +291,7 @@ async def api_import(request: Request, state: EditorState) -> dict[str, Any]:
     from forgec.web.project import import_candidates
 
     data = await _body(request)
-    if state.storage.read_only:
-        raise Refused("the editor was started with --read-only", 403)
+    state.storage.check_writable("project")
     rel = _str(data, "path")
     if rel not in {c["path"] for c in import_candidates(state.root)}:
         raise Refused(f"not a SillyTavern preset of this project: {rel!r}", 403)
@@ -337,14 +336,9 @@ async def api_import_stack(request: Request, state: EditorState) -> dict[str, An
 
 async def api_profile_save(request: Request, state: EditorState) -> dict[str, Any]:
     """Create or replace a profile through pi-forge's guarded writer; one auto-activation per scope."""
-    import hashlib
-
     data = await _body(request)
-    if state.storage.read_only:
-        raise Refused("the editor was started with --read-only", 403)
     scope = _str(data, "scope", "project")
-    if scope == "global" and not state.storage.allow_global:
-        raise Refused("user-global profiles are read-only here; start 'forgec ui --global' to edit them", 403)
+    state.storage.check_writable(scope, "user-global profiles are")
     if scope not in ("project", "global"):
         raise Refused(f"unknown scope {scope!r}")
     profile = data.get("profile")
@@ -359,7 +353,7 @@ async def api_profile_save(request: Request, state: EditorState) -> dict[str, An
     existing = next((p for p in workspace.profiles if p.scope == scope and p.profile_id == pid), None)
     base = data.get("hash")
     if existing is not None:
-        current = hashlib.sha256(Path(existing.path).read_bytes()).hexdigest()
+        current = digest(Path(existing.path).read_bytes())
         if base != current:
             raise Conflict(f"profile {pid} exists or changed on disk since it was loaded; nothing was written", None)
     result = workspace.write(profile, scope=scope, overwrite=existing is not None)
@@ -371,14 +365,12 @@ async def api_profile_save(request: Request, state: EditorState) -> dict[str, An
 
 
 async def api_profile_file(request: Request, state: EditorState) -> dict[str, Any]:
-    import hashlib
-
     key = request.query_params.get("key", "")
     loaded = state.workspace().profile_by_key(key)
     if loaded is None:
         raise Refused(f"no such profile: {key}", 404)
     raw = Path(loaded.path).read_bytes()
-    return {"key": key, "profile": loaded.profile, "hash": hashlib.sha256(raw).hexdigest(), "path": loaded.path}
+    return {"key": key, "profile": loaded.profile, "hash": digest(raw), "path": loaded.path}
 
 
 async def api_profile_config(request: Request, state: EditorState) -> dict[str, Any]:
@@ -387,11 +379,8 @@ async def api_profile_config(request: Request, state: EditorState) -> dict[str, 
     from forgec.codecs.forge_config import ProfileConfigUpdate
 
     data = await _body(request)
-    if state.storage.read_only:
-        raise Refused("the editor was started with --read-only", 403)
     scope = _str(data, "scope", "project")
-    if scope == "global" and not state.storage.allow_global:
-        raise Refused("the user-global config is read-only here; start 'forgec ui --global' to edit it", 403)
+    state.storage.check_writable(scope, "the user-global config is", "it")
     update = data.get("update")
     if not isinstance(update, dict):
         raise Refused("'update' must be an object")

@@ -126,11 +126,13 @@ class StackStorage:
             raise Refused(f"refusing a path through a symbolic link: {path}", 403)
         return location, path
 
-    def _writable(self, location: str) -> None:
+    def check_writable(self, location: str, what: str = "user-global stacks are", them: str = "them") -> None:
+        """Refuse a write in ``--read-only`` mode, or to the user-global scope without ``--global``
+        (``what`` names the refused resource: stacks, profiles, the config)."""
         if self.read_only:
             raise Refused("the editor was started with --read-only", 403)
         if location == "global" and not self.allow_global:
-            raise Refused("user-global stacks are read-only here; start 'forgec ui --global' to edit them", 403)
+            raise Refused(f"{what} read-only here; start 'forgec ui --global' to edit {them}", 403)
 
     def read(self, ref: str) -> StoredFile:
         _, path = self.path_of(ref)
@@ -153,7 +155,7 @@ class StackStorage:
         """Write ``text`` to ``ref`` atomically.  ``base_hash`` None creates a new file (refused
         when one exists); otherwise the file must still hold the bytes with that digest."""
         location, path = self.path_of(ref)
-        self._writable(location)
+        self.check_writable(location)
         current = self._current(path, ref)
         if base_hash is None and current is not None:
             raise Conflict(f"{ref} already exists", current)
@@ -173,7 +175,7 @@ class StackStorage:
     def delete(self, ref: str, base_hash: str) -> Path:
         """Delete ``ref`` if it still holds the bytes the browser loaded."""
         location, path = self.path_of(ref)
-        self._writable(location)
+        self.check_writable(location)
         current = self._current(path, ref)
         if current is None or current.hash != base_hash:
             raise Conflict(f"{ref} changed on disk since it was loaded; it was not deleted", current)
