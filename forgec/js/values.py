@@ -200,9 +200,9 @@ def js_concat(parts: list[str] | tuple[str, ...], separator: str = "") -> str:
     if that stays true.  Concatenation is where it can break: a part ending in a lone high surrogate
     followed by one starting with a lone low surrogate form a pair in JavaScript (``"\\ud83d" +
     "\\ude00" === "😀"``) but two characters in Python.  So the pair is joined here (issue 12, point 2);
-    the common case (no lone high surrogate at a part's end) costs one check per part."""
+    ASCII text (most renders) is returned after one C-level check; otherwise one check per part."""
     text = separator.join(parts)
-    if separator or len(parts) < 2:
+    if separator or len(parts) < 2 or text.isascii():
         return text  # forgec's separators ("::", newlines) never hold a surrogate half
     last = ""
     for part in parts:
