@@ -44,7 +44,9 @@ def _stack_cases() -> list[Path]:
     shared = os.environ.get("FORGEC_SHARED_CASES")
     if shared:
         roots.append(Path(shared))
-    return [c for root in roots if root.is_dir() for c in sorted(root.iterdir()) if (c / "stack.json").is_file()]
+    return [
+        c for root in roots if root.is_dir() for c in sorted(root.iterdir()) if (c / "stack.json").is_file()
+    ]
 
 
 def _lay_out(case: Path, project: Path) -> Path:
@@ -54,7 +56,9 @@ def _lay_out(case: Path, project: Path) -> Path:
     if extra.is_dir():
         for file in sorted(extra.glob("*.json")):
             shutil.copyfile(file, folder / file.name)
-    meta = json.loads((case / "case.json").read_text(encoding="utf-8")) if (case / "case.json").is_file() else {}
+    meta = (
+        json.loads((case / "case.json").read_text(encoding="utf-8")) if (case / "case.json").is_file() else {}
+    )
     target = folder / meta.get("stackFile", "stack.json")
     shutil.copyfile(case / "stack.json", target)
     return target
@@ -76,7 +80,11 @@ def _reports(out: dict[str, str], tmp: Path) -> None:
         ctx: Any = context if context.is_file() else None
         stack_path = _lay_out(case, tmp / "laid" / case.parent.name / case.name)
         out[f"report:{case.parent.name}/{case.name}"] = _digest(
-            _guarded(lambda s=stack_path, c=ctx: dumps_report(compile_report(s, c, finalize=True, payloads=True).to_report()))
+            _guarded(
+                lambda s=stack_path, c=ctx: dumps_report(
+                    compile_report(s, c, finalize=True, payloads=True).to_report()
+                )
+            )
         )
         plain = case / "stack.json"
         out[f"plain:{case.parent.name}/{case.name}"] = _digest(
@@ -128,7 +136,12 @@ def _imports(out: dict[str, str]) -> None:
     from forgec.js.json import loads
     from forgec.js.values import dumps_report
 
-    presets = [c / "preset.json" for root in _case_roots() for c in sorted(root.iterdir()) if (c / "preset.json").is_file()]
+    presets = [
+        c / "preset.json"
+        for root in _case_roots()
+        for c in sorted(root.iterdir())
+        if (c / "preset.json").is_file()
+    ]
     fixtures = os.environ.get("FORGEC_FIXTURES")
     if fixtures and Path(fixtures).is_dir():
         presets.extend(sorted(Path(fixtures).glob("*.json")))
@@ -153,7 +166,9 @@ def _case_roots() -> list[Path]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--out", type=Path, help="write the hashes here (JSON)")
-    parser.add_argument("--compare", nargs=2, type=Path, metavar=("BEFORE", "AFTER"), help="compare two hash files")
+    parser.add_argument(
+        "--compare", nargs=2, type=Path, metavar=("BEFORE", "AFTER"), help="compare two hash files"
+    )
     args = parser.parse_args()
     if args.compare:
         before, after = (json.loads(p.read_text(encoding="utf-8")) for p in args.compare)
