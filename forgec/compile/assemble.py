@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from forgec.compile.gcpause import gc_paused
 from forgec.compile.macros import expand_block
 from forgec.compile.passes import history as hist
 from forgec.compile.passes import regex as rx
@@ -226,6 +227,33 @@ def _source(kind: str, item: dict[str, Any] | None, role: str, **extra: Any) -> 
     return source
 
 
+#: the members every implicit-history source shares (in the reference's key order)
+_IMPLICIT_HEAD: dict[str, Any] = {"kind": "implicit-history", "itemName": "Conversation history", "slot": CHAT_HISTORY}
+
+
+def _history_sources(head: dict[str, Any], history: list[Any]) -> list[dict[str, Any]]:
+    """One source per history message: ``head``'s members, then ``historyIndex``, ``historyCount``, ``role``.
+
+    This runs once per message of the host's conversation (50,000 in the scale benchmark), so it
+    copies one template per message (a dict copy clones the key table) and stores the two members
+    that change; the role is read inline for the common message (a dict with a string role) and by
+    :func:`~forgec.model.messages.role_of` otherwise.
+    """
+    template = {**head, "historyIndex": 0, "historyCount": len(history), "role": ""}
+    copy = template.copy
+    role_of = hist.role_of
+    sources: list[dict[str, Any]] = []
+    append = sources.append
+    position = 0
+    for message in history:
+        position += 1
+        source = copy()
+        source["historyIndex"] = position
+        source["role"] = role if type(message) is dict and type(role := message.get("role")) is str else role_of(message)
+        append(source)
+    return sources
+
+
 def compile_messages(
     stack: Any,
     runtime: Runtime,
@@ -272,12 +300,8 @@ def compile_messages(
             # the members every history source shares, in _source's key order
             head = _source("chat-history", item, "", slot=item.get("slot"))
             del head["role"]
-            role_of = hist.role_of
             out.extend(history)
-            sources.extend(
-                {**head, "historyIndex": position, "historyCount": count, "role": role_of(message)}
-                for position, message in enumerate(history, 1)
-            )
+            sources.extend(_history_sources(head, history))
             inserted = True
             continue
         role = item.get("role")
@@ -291,20 +315,8 @@ def compile_messages(
         sources.append(_source("stack-item", item, source_role))
 
     if not inserted:
-        count = len(original)
-        role_of = hist.role_of
         out.extend(original)
-        sources.extend(
-            {
-                "kind": "implicit-history",
-                "itemName": "Conversation history",
-                "slot": CHAT_HISTORY,
-                "historyIndex": position,
-                "historyCount": count,
-                "role": role_of(message),
-            }
-            for position, message in enumerate(original, 1)
-        )
+        sources.extend(_history_sources(_IMPLICIT_HEAD, original))
 
     out = rx.apply_to_messages(stack, out, "compiled", diagnostics, regex_budget)
     return MessagesResult(out, sources, diagnostics)
@@ -316,10 +328,19 @@ def compile_prompt(
     """§2 steps 2–3: the system prompt, then the messages, with one shared variable store.
 
     ``regex_budget``: one :class:`~forgec.compile.passes.regex.RegexBudget` for both stages (a fresh one
-    when omitted), so the regex time of the whole compile is bounded.
+    when omitted), so the regex time of the whole compile is bounded.  A large compile (thousands
+    of messages or items) runs with the cyclic garbage collector paused (:mod:`forgec.compile.gcpause`).
     """
     if regex_budget is None:
         regex_budget = rx.RegexBudget()
-    system = compile_system_prompt(stack, runtime, store, registry=registry, regex_budget=regex_budget)
-    messages = compile_messages(stack, runtime, store, runtime.messages, registry=registry, regex_budget=regex_budget)
+    with gc_paused(_size(stack, runtime)):
+        system = compile_system_prompt(stack, runtime, store, registry=registry, regex_budget=regex_budget)
+        messages = compile_messages(stack, runtime, store, runtime.messages, registry=registry, regex_budget=regex_budget)
     return CompiledPrompt(system, messages, store)
+
+
+def _size(stack: Any, runtime: Runtime) -> int:
+    """Messages plus items: what decides whether the compile pauses the garbage collector."""
+    items = stack.get("items") if isinstance(stack, dict) else None
+    messages = runtime.messages
+    return (len(items) if isinstance(items, list) else 0) + (len(messages) if isinstance(messages, list) else 0)

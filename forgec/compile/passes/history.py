@@ -14,7 +14,7 @@ from typing import Any
 from forgec.diagnostics import Diagnostic
 from forgec.js.values import is_integral_number, js_len, js_string
 from forgec.model.messages import SUMMARY_ROLES as _SUMMARY_ROLES
-from forgec.model.messages import content_text, latest_user_text, preview_text, raw_role, role_of
+from forgec.model.messages import content_text, latest_user_text, preview_text, raw_role, role_of, roles_of
 from forgec.rules import compile as codes
 
 __all__ = [
@@ -65,7 +65,7 @@ def chat_history_pipeline(
 
     if opts.get("includeSummaries") is False:
         before = len(result)
-        result = [m for m in result if role_of(m) not in _SUMMARY_ROLES]
+        result = [m for m, role in zip(result, roles_of(result)) if role not in _SUMMARY_ROLES]
         if len(result) != before:
             _info(
                 diagnostics,
@@ -79,7 +79,7 @@ def chat_history_pipeline(
     if isinstance(roles, list) and roles and all(isinstance(r, str) for r in roles):
         wanted = set(roles)
         before = len(result)
-        result = [m for m in result if role_of(m) in wanted]
+        result = [m for m, role in zip(result, roles_of(result)) if role in wanted]
         if len(result) != before:
             _info(
                 diagnostics,
@@ -153,12 +153,18 @@ def chat_history_pipeline(
 def _strip_thinking(
     messages: list[Any], diagnostics: list[Diagnostic], item_id: Any, pointer: Any
 ) -> list[Any]:
-    """§8.4."""
+    """§8.4 (an assistant message without a thinking part is kept without building anything)."""
     out: list[Any] = []
     blocks = changed = dropped = 0
     for message in messages:
         content = message.get("content") if isinstance(message, dict) else None
         if raw_role(message) != "assistant" or not isinstance(content, list):
+            out.append(message)
+            continue
+        for p in content:
+            if isinstance(p, dict) and p.get("type") == "thinking":
+                break
+        else:  # nothing to strip
             out.append(message)
             continue
         kept = [p for p in content if not (isinstance(p, dict) and p.get("type") == "thinking")]
@@ -188,15 +194,16 @@ def _strip_tool_calls(
     messages: list[Any], keep_result: Callable[[dict[str, Any]], bool], drop_call: Callable[[Any], bool]
 ) -> tuple[list[Any], int, int, int]:
     """The walk §8.5 and §8.6 share: drop tool-result messages ``keep_result`` refuses and tool-call
-    parts ``drop_call`` picks; a message left with no content at all is dropped too.
+    parts ``drop_call`` picks (it is asked only about tool-call parts: both walks keep every other
+    part); a message left with no content at all is dropped too.
 
     Returns the messages and the counts the diagnostics report: tool calls removed, tool-result
     messages dropped, messages dropped because they became empty.
     """
     out: list[Any] = []
     calls = results = empty = 0
-    for message in messages:
-        if role_of(message) == "toolResult":
+    for message, role in zip(messages, roles_of(messages)):
+        if role == "toolResult":
             if keep_result(message):
                 out.append(message)
             else:
@@ -206,7 +213,13 @@ def _strip_tool_calls(
         if not isinstance(content, list):
             out.append(message)
             continue
-        kept = [part for part in content if not drop_call(part)]
+        for part in content:
+            if isinstance(part, dict) and part.get("type") == "toolCall" and drop_call(part):
+                break
+        else:  # no part to drop: the message as it is
+            out.append(message)
+            continue
+        kept = [part for part in content if not (_is_tool_call(part) and drop_call(part))]
         removed = len(content) - len(kept)
         if not removed:
             out.append(message)
@@ -225,7 +238,7 @@ def _is_tool_call(part: Any) -> bool:
 
 def _drop_tools(messages: list[Any], diagnostics: list[Diagnostic], item_id: Any, pointer: Any) -> list[Any]:
     """§8.5 (``toolMode: "drop"``): every tool call and tool result goes."""
-    out, calls, results, empty = _strip_tool_calls(messages, lambda _message: False, _is_tool_call)
+    out, calls, results, empty = _strip_tool_calls(messages, lambda _message: False, lambda _part: True)
     if calls or results:
         tail = f", and dropped {empty} empty message(s)." if empty else "."
         _info(
@@ -257,17 +270,18 @@ def _repair_tool_pairs(
     """§8.6: drop tool calls without a result and results without a call."""
     call_ids: set[str] = set()
     result_ids: set[str] = set()
-    for message in messages:
+    for message, role in zip(messages, roles_of(messages)):
         if not isinstance(message, dict):
             continue
         content = message.get("content")
         if isinstance(content, list):
             for part in content:
-                if isinstance(part, dict):
+                # most parts (text, thinking) carry no id key at all: three key tests, no call
+                if isinstance(part, dict) and ("id" in part or "toolCallId" in part or "callId" in part):
                     part_id = _first_id(part, _PART_ID_KEYS)
                     if part_id is not None:
                         call_ids.add(part_id)
-        if role_of(message) == "toolResult":
+        if role == "toolResult":
             result_id = _first_id(message, _RESULT_ID_KEYS)
             if result_id is not None:
                 result_ids.add(result_id)
@@ -276,8 +290,8 @@ def _repair_tool_pairs(
         result_id = _first_id(message, _RESULT_ID_KEYS)
         return result_id is not None and result_id in call_ids
 
-    def dangling_call(part: Any) -> bool:
-        return _is_tool_call(part) and _first_id(part, _PART_ID_KEYS) not in result_ids
+    def dangling_call(part: Any) -> bool:  # asked about tool-call parts only
+        return _first_id(part, _PART_ID_KEYS) not in result_ids
 
     out, calls, results, empty = _strip_tool_calls(messages, keep_result, dangling_call)
     if calls or results or empty:
