@@ -90,9 +90,17 @@ def is_blank(text: Any) -> bool:
 _LONE = re.compile("[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]")
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def sanitize_surrogates(text: Any) -> Any:
-    """pi-ai's ``sanitizeSurrogates``: drop unpaired UTF-16 surrogates (no-op on valid strings)."""
-    if not isinstance(text, str) or not any("\ud800" <= ch <= "\udfff" for ch in text):
+    """pi-ai's ``sanitizeSurrogates``: drop unpaired UTF-16 surrogates (no-op on valid strings).
+
+    Every text of every message goes through here once per provider body, so the test is two C
+    calls -- ``isascii`` (most texts), then one regex search for any surrogate -- instead of a
+    per-character generator, which was ~11 % of a compile with payloads.
+    """
+    if not isinstance(text, str) or text.isascii() or _SURROGATE.search(text) is None:
         return text
     return _LONE.sub("", text)
 

@@ -104,7 +104,8 @@ def check_parts(parts: list[str] | tuple[str, ...], extra: int = 0) -> None:
 def check_length(text: str) -> str:
     """Fail ``text`` when it is longer than a V8 string or forgec's cap allows; else return it."""
     size = len(text)
-    if size * 2 > string_limit():
+    # the two limits read directly (not through string_limit()): this runs once per macro result
+    if size * 2 > MAX_BLOCK_LENGTH or size * 2 > MAX_STRING_LENGTH:
         check_units(size if size > string_limit() else js_len(text))
     return text
 

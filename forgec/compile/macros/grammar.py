@@ -20,12 +20,13 @@ Every terminal is acceptable in every parser state, so lark's contextual lexer w
 the lark path uses the basic lexer plus the post-lexer above.
 
 **Speed.** lark creates a ``Token`` object per token and runs its LALR loop in Python: about 0.5 s
-for a 1 MB block holding 10,000 macros (docs/performance.md).  :func:`parse` therefore parses
-blocks up to :data:`LARK_MAX_CHARS` with lark and larger ones with :func:`_parse_fast`, a
+for a 1 MB block holding 10,000 macros, and ~0.2 ms for a 300-character block with six macros
+(docs/performance.md).  :func:`parse` therefore parses every block with :func:`_parse_fast`, a
 hand-written shift/reduce pass over the same tokens (found with one C-level regex search for the
 three pair tokens; ``TEXT`` is whatever lies between them).  Both produce identical ASTs, which the
-test suite checks on random texts and against an independent reference scanner.  Parses are cached
-per distinct text.
+test suite checks on random texts and against an independent reference scanner; lark stays the
+executable grammar (:func:`parse_with_lark`) those tests compare against.  Parses are cached per
+distinct text, bounded by an estimate of their bytes (:class:`_ASTCache`).
 
 AST: a :class:`Document` is a tuple of nodes; a node is a ``str`` (literal text, adjacent pieces
 merged) or a :class:`Macro`.  A macro keeps its offsets in the block text and its children split
@@ -41,7 +42,7 @@ from typing import Any
 from forgec.js.values import js_trim, js_trim_end
 
 __all__ = [
-    "LARK_MAX_CHARS",
+    "CACHE_BUDGET",
     "Document",
     "Macro",
     "Node",
@@ -50,9 +51,6 @@ __all__ = [
     "parse_with_lark",
 ]
 
-#: blocks up to this many characters are parsed by lark; larger ones by the equivalent fast pass
-LARK_MAX_CHARS = 16_384
-_CACHE_SIZE = 512
 
 
 class Macro:
@@ -287,29 +285,79 @@ def _parse_fast(text: str) -> Document:
     return tuple(_merge(root))
 
 
-_CACHE: OrderedDict[str, Document] = OrderedDict()
+class _ASTCache:
+    """Parsed blocks per distinct text, least recently used first out, bounded by an estimate of bytes.
+
+    A count of entries is the wrong bound: a 1,000-item stack compiled again and again (an editor,
+    a golden-test run) needs 1,000 small entries, and a cyclic walk over 1,000 texts through a
+    512-entry LRU hits nothing; one 1 MB block with 20,000 macros, on the other hand, weighs as much
+    as thousands of small ones.  The estimate is the text plus :data:`MACRO_BYTES` per ``}}`` (an
+    upper bound of the macros: each is a ``Macro``, its parts lists and text pieces).  A text whose
+    estimate exceeds a quarter of the budget is parsed every time rather than evicting the rest.
+    """
+
+    __slots__ = ("budget", "entries", "used")
+
+    def __init__(self, budget: int) -> None:
+        self.budget = budget
+        self.entries: OrderedDict[str, tuple[Document, int]] = OrderedDict()
+        self.used = 0
+
+    def get(self, text: str) -> Document | None:
+        entry = self.entries.get(text)
+        if entry is None:
+            return None
+        self.entries.move_to_end(text)
+        return entry[0]
+
+    def put(self, text: str, doc: Document) -> None:
+        cost = len(text) + MACRO_BYTES * text.count("}}")
+        if cost * 4 > self.budget:
+            return
+        entries = self.entries
+        old = entries.pop(text, None)
+        if old is not None:
+            self.used -= old[1]
+        entries[text] = (doc, cost)
+        self.used += cost
+        while self.used > self.budget:
+            _text, (_doc, dropped) = entries.popitem(last=False)
+            self.used -= dropped
+
+    def clear(self) -> None:
+        self.entries.clear()
+        self.used = 0
 
 
-def parse(text: str, *, use_lark: bool = True) -> Document:
+#: estimated bytes of one parsed macro (a ``Macro`` with its lists and text pieces)
+MACRO_BYTES = 320
+#: the parse cache's budget: ~5,000 typical blocks of 2 KB with a dozen macros, or one 1 MB block
+#: with 20,000 macros several times over
+CACHE_BUDGET = 32 * 1024 * 1024
+
+_CACHE = _ASTCache(CACHE_BUDGET)
+
+
+def parse(text: str, *, use_lark: bool = False) -> Document:
     """The AST of ``text``, cached per distinct text (stacks are compiled many times).
 
-    ``use_lark=False`` parses every size with :func:`_parse_fast`: the same AST (the property tests
-    compare both parsers), without importing lark and building its tables, about 20 ms of a cold
-    process.  The macro lint of ``forgec validate`` uses it, where start-up time is the whole cost.
+    Every block is parsed by :func:`_parse_fast`, at every size: it returns the AST the lark
+    grammar gives (the property tests compare the two parsers on random texts, and the engine's
+    results against an independent reference scanner), about 20 times faster, and without importing
+    lark.  The grammar accepts every text, so lark has no diagnostics to add; ``use_lark=True``
+    parses with it instead (uncached), the executable form of ``grammar/macros.lark`` for tests and
+    tools that check the two agree.
     """
+    if use_lark:
+        return parse_with_lark(text)
     doc = _CACHE.get(text)
     if doc is not None:
-        _CACHE.move_to_end(text)
         return doc
     if "{{" not in text or "}}" not in text:  # nothing can be a macro
         doc = (text,) if text else ()
-    elif use_lark and len(text) <= LARK_MAX_CHARS:
-        doc = parse_with_lark(text)
     else:
         doc = _parse_fast(text)
-    _CACHE[text] = doc
-    if len(_CACHE) > _CACHE_SIZE:
-        _CACHE.popitem(last=False)
+    _CACHE.put(text, doc)
     return doc
 
 

@@ -81,7 +81,7 @@ def lint_stack_macros(stack: dict[str, Any], registry: Registry | None = None) -
         content = item.get("content")
         if item.get("kind") == "slot" or not isinstance(content, str) or "{{" not in content:
             continue
-        macros = list(iter_macros(parse(content, use_lark=False)))  # same AST, no lark import
+        macros = list(iter_macros(parse(content)))  # the fast parser: no lark import
         if macros:
             blocks.append((index, item, content, macros))
         unclosed = _unclosed_openers(content, macros)
