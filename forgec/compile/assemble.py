@@ -244,9 +244,7 @@ def _history_sources(head: dict[str, Any], history: list[Any]) -> list[dict[str,
     role_of = hist.role_of
     sources: list[dict[str, Any]] = []
     append = sources.append
-    position = 0
-    for message in history:
-        position += 1
+    for position, message in enumerate(history, 1):
         source = copy()
         source["historyIndex"] = position
         source["role"] = role if type(message) is dict and type(role := message.get("role")) is str else role_of(message)
@@ -296,7 +294,6 @@ def compile_messages(
                 continue
             history = hist.chat_history_pipeline(original, item, diagnostics, pointer=("items", index))
             history = rx.apply_to_messages(stack, history, "history", diagnostics, regex_budget)
-            count = len(history)
             # the members every history source shares, in _source's key order
             head = _source("chat-history", item, "", slot=item.get("slot"))
             del head["role"]

@@ -34,6 +34,15 @@ def test_sanitize_surrogates_drops_only_lone_units() -> None:
     assert sanitize_surrogates("a\ud83db\ude00c") == "abc"
 
 
+def test_sanitize_surrogates_returns_clean_text_itself() -> None:
+    # the fast paths (ASCII, then one search for any surrogate) hand back the very same object
+    for value in ("plain ascii", "ünïcödé 😀 and \u4e2d", ""):
+        assert sanitize_surrogates(value) is value
+    assert sanitize_surrogates("\ud800") == ""
+    assert sanitize_surrogates("x\udfff") == "x"
+    assert sanitize_surrogates(7) == 7
+
+
 def test_bash_execution_text_example() -> None:
     message = {"role": "bashExecution", "command": "npm test", "output": "1 failing", "exitCode": 1}
     assert bash_execution_text(message) == "Ran `npm test`\n```\n1 failing\n```\n\nCommand exited with code 1"

@@ -82,7 +82,7 @@ def expand_block(
         custom=_custom_renderers(registry),
         pointer=pointer,
     )
-    result = session.expand_block(doc)
+    result: str = session.expand_block(doc)
     session.report_unresolved()
     return result
 

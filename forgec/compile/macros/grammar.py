@@ -353,10 +353,8 @@ def parse(text: str, *, use_lark: bool = False) -> Document:
     doc = _CACHE.get(text)
     if doc is not None:
         return doc
-    if "{{" not in text or "}}" not in text:  # nothing can be a macro
-        doc = (text,) if text else ()
-    else:
-        doc = _parse_fast(text)
+    # without both pair tokens nothing can be a macro
+    doc = _parse_fast(text) if "{{" in text and "}}" in text else ((text,) if text else ())
     _CACHE.put(text, doc)
     return doc
 

@@ -65,7 +65,7 @@ def chat_history_pipeline(
 
     if opts.get("includeSummaries") is False:
         before = len(result)
-        result = [m for m, role in zip(result, roles_of(result)) if role not in _SUMMARY_ROLES]
+        result = [m for m, role in zip(result, roles_of(result), strict=True) if role not in _SUMMARY_ROLES]
         if len(result) != before:
             _info(
                 diagnostics,
@@ -79,7 +79,7 @@ def chat_history_pipeline(
     if isinstance(roles, list) and roles and all(isinstance(r, str) for r in roles):
         wanted = set(roles)
         before = len(result)
-        result = [m for m, role in zip(result, roles_of(result)) if role in wanted]
+        result = [m for m, role in zip(result, roles_of(result), strict=True) if role in wanted]
         if len(result) != before:
             _info(
                 diagnostics,
@@ -202,7 +202,7 @@ def _strip_tool_calls(
     """
     out: list[Any] = []
     calls = results = empty = 0
-    for message, role in zip(messages, roles_of(messages)):
+    for message, role in zip(messages, roles_of(messages), strict=True):
         if role == "toolResult":
             if keep_result(message):
                 out.append(message)
@@ -270,7 +270,7 @@ def _repair_tool_pairs(
     """§8.6: drop tool calls without a result and results without a call."""
     call_ids: set[str] = set()
     result_ids: set[str] = set()
-    for message, role in zip(messages, roles_of(messages)):
+    for message, role in zip(messages, roles_of(messages), strict=True):
         if not isinstance(message, dict):
             continue
         content = message.get("content")

@@ -1,0 +1,67 @@
+"""The macro parser the compiler uses: the fast pass for every block (lark's AST, without lark), and
+a parse cache that holds a 1,000-item stack and is bounded by an estimate of bytes."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+
+from forgec.compile.macros import grammar
+from forgec.compile.macros.grammar import MACRO_BYTES, _ASTCache, parse, parse_with_lark
+
+
+def _block(i: int) -> str:
+    return f"Rule {i}: {{{{setvar::k{i}::v}}}} {{{{if::{{{{getvar::k{i}}}}}::yes::no}}}} {{{{x::{{{{ {{{{y}}}} }}}} tail {i} ::"
+
+
+def test_small_and_large_blocks_get_larks_ast() -> None:
+    small = _block(1)
+    large = "".join(_block(i) for i in range(400))
+    assert len(small) < 16_384 < len(large)
+    for text in (small, large, "{{a}}}}{{", "::{{b::c}}::", "{{{{{{x}}}}"):
+        assert parse(text) == parse_with_lark(text)
+        assert parse(text, use_lark=True) == parse_with_lark(text)
+
+
+def test_a_compile_with_macros_never_imports_lark() -> None:
+    code = textwrap.dedent(
+        """
+        import sys
+        from forgec.compile.macros import expand_text
+        from forgec.model.variables import VariableStore
+        out, _ = expand_text("{{setvar::a::1}}{{getvar::a}} {{upper::x}} " * 50, store=VariableStore())
+        assert out.startswith("1 X"), out
+        assert "lark" not in sys.modules, "lark imported"
+        """
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stderr
+
+
+def test_the_cache_holds_a_thousand_item_stack() -> None:
+    texts = [_block(i) for i in range(1_000)]
+    first = [parse(t) for t in texts]
+    for _round in range(2):  # a cyclic walk: with an LRU of 512 entries nothing would hit
+        assert all(parse(t) is doc for t, doc in zip(texts, first, strict=True))
+
+
+def test_the_cache_is_bounded_by_its_byte_estimate() -> None:
+    cache = _ASTCache(10_000)
+    texts = [f"{{{{m{i}}}}} " + "x" * 200 for i in range(200)]
+    for text in texts:
+        cache.put(text, parse(text))
+        assert cache.used <= cache.budget
+    cost = len(texts[0]) + MACRO_BYTES
+    assert len(cache.entries) == 10_000 // cost
+    assert cache.get(texts[-1]) is not None and cache.get(texts[0]) is None  # least recently used went first
+    huge = "{{a}}" * 1_000  # estimated above a quarter of the budget: parsed, never cached
+    cache.put(huge, parse(huge))
+    assert cache.get(huge) is None and cache.used <= cache.budget
+    cache.clear()
+    assert cache.used == 0 and not cache.entries
+
+
+def test_the_process_cache_has_room_for_a_megabyte_block() -> None:
+    text = ("{{upper::x}}" + "y" * 38) * 20_000  # 1 MB with 20,000 macros, as benchmarks/bench_macros.py
+    assert (len(text) + MACRO_BYTES * text.count("}}")) * 4 <= grammar.CACHE_BUDGET

@@ -1,0 +1,63 @@
+"""History sources and roles read in bulk: the same records the per-message helpers give, for every
+kind of message the host may send (plain, missing role, null role, non-string roles, non-objects)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from forgec.compile.assemble import _history_sources, compile_messages
+from forgec.model.messages import role_of, roles_of
+from forgec.model.runtime import Runtime
+from forgec.model.variables import VariableStore
+
+_ROLES = st.one_of(
+    st.sampled_from(["user", "assistant", "toolResult", "custom", "", "branchSummary"]),
+    st.none(),
+    st.integers(),
+    st.booleans(),
+    st.lists(st.sampled_from(["user", "x"]), max_size=2),
+)
+_MESSAGE = st.one_of(
+    st.builds(lambda role: {"role": role, "content": []}, _ROLES),
+    st.just({"content": "no role"}),
+    st.sampled_from([None, "text", 3, ["user"]]),
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_MESSAGE, max_size=12))
+def test_roles_of_is_role_of_for_every_message(messages: list[Any]) -> None:
+    assert roles_of(messages) == [role_of(m) for m in messages]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_MESSAGE, max_size=12), st.booleans())
+def test_history_sources_match_the_per_message_records(messages: list[Any], named: bool) -> None:
+    head: dict[str, Any] = {"kind": "chat-history", "itemId": "h"}
+    if named:
+        head["itemName"] = "History"
+    head["slot"] = "chat-history"
+    expected = [
+        {**head, "historyIndex": i, "historyCount": len(messages), "role": role_of(m)} for i, m in enumerate(messages, 1)
+    ]
+    got = _history_sources(head, messages)
+    assert got == expected
+    assert [list(s) for s in got] == [list(s) for s in expected]  # key order is output
+    assert len({id(s) for s in got}) == len(got)  # one record each: callers may change them
+
+
+def test_implicit_history_sources_keep_their_key_order() -> None:
+    messages = [{"role": "user", "content": "a"}, {"role": 5, "content": "b"}]
+    result = compile_messages({"items": []}, Runtime(messages=messages), VariableStore())
+    assert result.sources == [
+        {"kind": "implicit-history", "itemName": "Conversation history", "slot": "chat-history",
+         "historyIndex": 1, "historyCount": 2, "role": "user"},
+        {"kind": "implicit-history", "itemName": "Conversation history", "slot": "chat-history",
+         "historyIndex": 2, "historyCount": 2, "role": "5"},
+    ]  # fmt: skip
+    assert [list(s) for s in result.sources] == [
+        ["kind", "itemName", "slot", "historyIndex", "historyCount", "role"]
+    ] * 2
