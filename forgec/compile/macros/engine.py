@@ -276,23 +276,25 @@ class Session:
         if len(nodes) == 1 and isinstance(nodes[0], str):
             return nodes[0]
         out: list[str] = []
+        append = out.append
         render = self.render
         size = 0  # code points: a lower bound of UTF-16 units, at least half of them
         exact = -1  # UTF-16 units, counted once the lower bound comes near a limit
         limit = string_limit()
-        for node in nodes:
+        half = limit // 2  # size > half  <=>  size * 2 > limit
+        for count, node in enumerate(nodes, 1):
             piece = node if isinstance(node, str) else render(node)
-            out.append(piece)
-            if len(out) > 1:  # a concatenation: new characters are built
-                self.work += len(piece) + (len(out[0]) if len(out) == 2 else 0)
+            append(piece)
+            if count > 1:  # a concatenation: new characters are built
+                self.work += len(piece) + (len(out[0]) if count == 2 else 0)
             if exact >= 0:
                 exact += js_len(piece)
                 check_units(exact)
             else:
                 size += len(piece)
-                if size > limit:  # the lower bound is past the limit already
-                    check_units(size)
-                if size * 2 > limit:  # near a limit: measure exactly, before anything is joined
+                if size > half:  # near a limit: measure exactly, before anything is joined
+                    if size > limit:  # the lower bound is past the limit already
+                        check_units(size)
                     exact = sum(js_len(part) for part in out)
                     check_units(exact)
         return js_concat(out)  # halves of a surrogate pair that meet here form the character
@@ -322,7 +324,9 @@ class Session:
     def render(self, macro: Macro) -> str:
         """§3.2 for one complete macro."""
         text = self.text
-        command = macro.command(text)
+        command = macro._command  # memoised on the (cached) AST: no call once known
+        if command is None:
+            command = macro.command(text)
         if not command:
             return macro.full(text)
         renderer = self.builtins.get(command)
@@ -338,9 +342,11 @@ class Session:
                     raise JsRangeError("Maximum call stack size exceeded")
                 result = renderer(MacroContext(self, macro, command))
                 if isinstance(result, str):
-                    check_length(result)
+                    size = len(result)
+                    if size * 2 > MAX_BLOCK_LENGTH or size * 2 > MAX_STRING_LENGTH:
+                        check_length(result)
                     if not reads:
-                        self.work += len(result)
+                        self.work += size
             except RecursionError:
                 return self._failed(macro, command, "Maximum call stack size exceeded")
             except _WorkExhausted:
