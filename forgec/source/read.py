@@ -16,6 +16,7 @@ import os
 
 from forgec.diagnostics import Diagnostic
 from forgec.rules import loader as codes
+from forgec.source.collector import LARGE_INPUT_CHARS, gc_paused
 from forgec.source.document import SourceDocument
 from forgec.source.json import parse_json
 from forgec.source.overlay import overlaid
@@ -189,7 +190,11 @@ def parse_source_text(text: str, path: str = "<memory>", fmt: str = "json") -> S
 
         parse_yaml(doc)
     else:
-        parse_json(doc)
+        if len(text) < LARGE_INPUT_CHARS:  # no context manager on the hot path of small files
+            parse_json(doc)
+        else:
+            with gc_paused(len(text)):
+                parse_json(doc)
         if not doc.parsed and text.startswith("\ufeff"):
             doc.diagnostics.append(
                 Diagnostic(
