@@ -6,7 +6,7 @@ a temporary folder before timing starts. Each call is ``compile_report(stack_pat
 without payloads: both files are opened, read, parsed and validated on every call, as pi-forge's runner
 reads both per case.
 
-    python benchmarks/bench_fresh.py [--rounds 20] [--profile] [--payloads]
+    python benchmarks/bench_fresh.py [--rounds 20] [--profile] [--payloads] [--no-cache]
 
 Run the reference side by side (the same folder of inputs) for a ratio; docs/performance.md records both.
 """
@@ -46,14 +46,32 @@ def write_inputs(root: Path, rounds: int) -> list[list[tuple[Path, Path]]]:
     return plan
 
 
+def _caches_off() -> None:
+    """Capacity 0 for every content-keyed cache of the tree being measured (older trees have none)."""
+    import forgec.codecs.context as context_codec
+    import forgec.codecs.stack as stack_codec
+
+    for cache in (getattr(stack_codec, "STACK_CACHE", None), getattr(context_codec, "CONTEXT_MEMBERS", None)):
+        if cache is not None:
+            cache.capacity = 0
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--rounds", type=int, default=20, help="timed rounds over the corpus (default 20)")
     parser.add_argument("--profile", action="store_true", help="print the top functions by own time")
     parser.add_argument("--payloads", action="store_true", help="include the four provider bodies")
+    parser.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="turn off the content-keyed stack cache and the context member reuse (forgec.codecs)",
+    )
     args = parser.parse_args()
 
     from forgec.report import compile_report
+
+    if args.no_cache:
+        _caches_off()
 
     with tempfile.TemporaryDirectory() as tmp:
         plan = write_inputs(Path(tmp), args.rounds + 1)

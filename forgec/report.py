@@ -24,7 +24,7 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any
 
 from forgec.codecs.context import Context, load_context
@@ -98,8 +98,11 @@ def _path_text(stack: str | os.PathLike[str]) -> str:
     """``str(Path(stack))`` -- the spelling every loaded path and message uses -- without building
     a ``Path`` when the text is already in that form (a POSIX path with no empty or ``.`` part and
     no trailing slash; every compile of a file asks this)."""
-    if type(stack) is str and _POSIX and stack and not _UNCLEAN.search(stack):
-        return stack
+    if type(stack) is str:
+        if _POSIX and stack and not _UNCLEAN.search(stack):
+            return stack
+    elif isinstance(stack, PurePath):
+        return str(stack)  # already in that form (and cached on the object)
     return str(Path(stack))
 
 
