@@ -56,6 +56,7 @@ __all__ = [
     "compile_report",
     "load_inputs",
     "load_stack",
+    "load_stack_group",
     "load_stdin_stack",
 ]
 
@@ -155,6 +156,15 @@ def load_stack(stack: str | os.PathLike[str] | Any, *, env: Environment | None =
     does not parse is a stack with loader diagnostics (``loaded.usable`` is False).
     """
     return _load_with_folder(stack, env)[0]
+
+
+def load_stack_group(
+    stack: str | os.PathLike[str] | Any, *, env: Environment | None = None
+) -> tuple[LoadedStack, tuple[LoadedStack, ...]]:
+    """:func:`load_stack`, and the other files of its project stack folder (empty outside one),
+    as a compile reports them (``validation.otherFiles``)."""
+    loaded, others = _load_with_folder(stack, env)
+    return loaded, tuple(others)
 
 
 def load_stdin_stack(raw: bytes, stdin_filename: str | None, *, env: Environment | None = None) -> LoadedStack:

@@ -750,17 +750,15 @@ class _Member:
     form of a container value; ``instant``: ``parse_instant`` of a ``now`` member.
     """
 
-    __slots__ = ("blob", "instant", "text", "value")
+    __slots__ = ("blob", "instant", "known", "text", "value")
 
     def __init__(self, text: str) -> None:
         self.text = text
         self.value: Any = _UNSEEN
         self.blob: bytes | None = None
         self.instant: int | None = None
-
-    @property
-    def known(self) -> bool:
-        return self.blob is not None or self.value is not _UNSEEN
+        #: the value is kept (set last, after ``value``/``blob``/``instant``)
+        self.known = False
 
     def copy(self) -> Any:
         return marshal.loads(self.blob) if self.blob is not None else self.value
@@ -786,18 +784,24 @@ class MemberMemo:
         return self._size
 
     def find(self, name: str, text: str, start: int) -> _Member | None:
-        """The member ``name`` whose text starts at ``text[start]`` (and ends where a value can)."""
-        with self._lock:
-            entries = self._by_name.get(name)
-            if not entries:
-                return None
-            for position, entry in enumerate(entries):
-                end = start + len(entry.text)
-                if text.startswith(entry.text, start) and (end == len(text) or text[end] in _AFTER_VALUE):
-                    if position:
-                        entries.insert(0, entries.pop(position))
-                    return entry
+        """The member ``name`` whose text starts at ``text[start]`` (and ends where a value can).
+
+        Reads without the lock (a list another thread changes meanwhile at worst makes this a
+        miss); only moving a hit to the front takes it.
+        """
+        entries = self._by_name.get(name)
+        if not entries:
             return None
+        for entry in entries:
+            end = start + len(entry.text)
+            if text.startswith(entry.text, start) and (end == len(text) or text[end] in _AFTER_VALUE):
+                if entries[0] is not entry:
+                    with self._lock:
+                        if entry in entries:
+                            entries.remove(entry)
+                            entries.insert(0, entry)
+                return entry
+        return None
 
     def add(self, name: str, entry: _Member) -> None:
         size = entry.size
@@ -920,4 +924,5 @@ def _remember(key: str, member_text: str, value: Any, now: tuple[str, int] | Non
             return
     if key == "now" and now is not None:
         entry.instant = now[1]
+    entry.known = True
     memo.grew(entry, before)
