@@ -23,11 +23,12 @@ import marshal
 import math
 import os
 import re
-from collections.abc import Iterable
+import threading
+from collections import OrderedDict
+from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any, Generic, TypeVar, cast
 
-from forgec.codecs.cache import ByteCache
 from forgec.codecs.regex_config import check_regex_config
 from forgec.diagnostics import Diagnostic, Pointer
 from forgec.js.values import (
@@ -58,6 +59,7 @@ from forgec.workspace import STACK_SUFFIXES, list_resource_files
 
 __all__ = [
     "STACK_CACHE",
+    "ByteCache",
     "LoadedStack",
     "annotate_duplicate_ids",
     "fallback_stack",
@@ -171,7 +173,80 @@ def load_stack_file(
     return loaded
 
 
-#: Loaded JSON stack files by content (see :mod:`forgec.codecs.cache`); 32 MiB of entries.
+# --- the cache of loaded files -------------------------------------------------------------------
+#
+# A host that compiles turn after turn, the conformance runner, the golden-file plugin and the
+# language server read the same stack file again and again; loading it (JSON parse, shape checks,
+# normalisation, validation, regex configuration) is a third of a compile.  STACK_CACHE keeps the
+# results keyed by the *content* that produced them -- the file's bytes themselves, never its name
+# or modification time (the path, scope and slots are part of the key too) -- so a hit is exactly
+# what a fresh load would give.
+#
+# Nothing mutable is ever shared: an entry holds the loaded values as a ``marshal`` blob (plain JSON
+# data round-trips exactly: dictionary order, lone surrogates, ``-0.0`` and shared sub-objects
+# included), and every hit unmarshals a new copy, which costs a fraction of parsing and checking the
+# text again.  The caller may mutate what it gets; the cache cannot see it.  (This lives here rather
+# than in a module of its own so that ``forgec validate`` imports nothing more.)
+
+_V = TypeVar("_V")
+
+
+class ByteCache(Generic[_V]):
+    """A least-recently-used map bounded by the byte sizes its callers declare per entry.
+
+    Thread-safe (the language server loads from worker threads).  ``get`` moves a hit to the
+    most recent end; ``put`` evicts from the oldest end until the total fits ``capacity``; an
+    entry larger than a quarter of the capacity is not stored at all (it would flush the rest).
+    """
+
+    def __init__(self, capacity: int) -> None:
+        self.capacity = capacity
+        self._entries: OrderedDict[Hashable, tuple[_V, int]] = OrderedDict()
+        self._size = 0
+        self._lock = threading.Lock()
+        #: counters for tests and ``--profile`` runs
+        self.hits = 0
+        self.misses = 0
+
+    @property
+    def size(self) -> int:
+        """The bytes the entries hold now (as declared to :meth:`put`)."""
+        return self._size
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def get(self, key: Hashable) -> _V | None:
+        with self._lock:
+            found = self._entries.get(key)
+            if found is None:
+                self.misses += 1
+                return None
+            self._entries.move_to_end(key)
+            self.hits += 1
+            return found[0]
+
+    def put(self, key: Hashable, value: _V, size: int) -> None:
+        if size > self.capacity // 4:
+            return
+        with self._lock:
+            old = self._entries.pop(key, None)
+            if old is not None:
+                self._size -= old[1]
+            self._entries[key] = (value, size)
+            self._size += size
+            while self._size > self.capacity:
+                _, (_, dropped) = self._entries.popitem(last=False)
+                self._size -= dropped
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+            self._size = 0
+            self.hits = self.misses = 0
+
+
+#: Loaded JSON stack files by content (see above); 32 MiB of entries.
 STACK_CACHE: ByteCache[_CachedStack] = ByteCache(32 * 1024 * 1024)
 
 

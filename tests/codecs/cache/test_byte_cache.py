@@ -1,8 +1,8 @@
-"""The bounded-by-bytes LRU behind the content-keyed caches (forgec.codecs.cache)."""
+"""The bounded-by-bytes LRU behind the stack cache (forgec.codecs.stack.ByteCache)."""
 
 from __future__ import annotations
 
-from forgec.codecs.cache import ByteCache
+from forgec.codecs.stack import ByteCache
 
 
 def test_hit_miss_and_counters() -> None:
