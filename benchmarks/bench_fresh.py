@@ -48,12 +48,11 @@ def write_inputs(root: Path, rounds: int) -> list[list[tuple[Path, Path]]]:
 
 def _caches_off() -> None:
     """Capacity 0 for every content-keyed cache of the tree being measured (older trees have none)."""
-    import forgec.codecs.context as context_codec
     import forgec.codecs.stack as stack_codec
 
-    for cache in (getattr(stack_codec, "STACK_CACHE", None), getattr(context_codec, "CONTEXT_MEMBERS", None)):
-        if cache is not None:
-            cache.capacity = 0
+    cache = getattr(stack_codec, "STACK_CACHE", None)
+    if cache is not None:
+        cache.capacity = 0
 
 
 def main() -> None:
@@ -64,7 +63,7 @@ def main() -> None:
     parser.add_argument(
         "--no-cache",
         action="store_true",
-        help="turn off the content-keyed stack cache and the context member reuse (forgec.codecs)",
+        help="turn off the content-keyed stack cache (forgec.codecs.stack.STACK_CACHE)",
     )
     args = parser.parse_args()
 

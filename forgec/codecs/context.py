@@ -17,10 +17,8 @@ from __future__ import annotations
 
 import copy
 import difflib
-import marshal
 import os
 import re
-import threading
 from dataclasses import dataclass, field
 from itertools import chain, compress, repeat
 from operator import is_
@@ -28,7 +26,7 @@ from typing import Any, NoReturn, cast
 
 from forgec.diagnostics import Diagnostic
 from forgec.errors import InputError
-from forgec.js.json import scan_value
+from forgec.js.json import JSONParseError, loads
 from forgec.js.values import json_stringify
 from forgec.model import THINKING_LEVELS
 from forgec.model.messages import latest_user_text
@@ -431,15 +429,11 @@ def _validate_tool(check: _Checker, tool: dict[str, Any], index: int) -> None:
 # --- defaults ------------------------------------------------------------------------------------
 
 
-def _with_defaults(
-    data: dict[str, Any], *, owned: bool = False, tools: list[dict[str, Any]] | None = None
-) -> dict[str, Any]:
+def _with_defaults(data: dict[str, Any], *, owned: bool = False) -> dict[str, Any]:
     """A copy with every documented default filled in (tool defaults included).
 
     ``owned``: ``data`` was just parsed from a file and nobody else holds it, so its values are
     taken without a deep copy (the copy dominated compile throughput; docs/performance.md).
-    ``tools``: the tools with their defaults already applied (:func:`_default_tools`), when the
-    caller has them.
     """
     take = _identity if owned else copy.deepcopy
     out: dict[str, Any] = {}
@@ -451,7 +445,7 @@ def _with_defaults(
     else:
         for key, default in DEFAULTS.items():
             out[key] = take(data[key]) if key in data else _fresh_default(default)
-    out["tools"] = _default_tools(out["tools"]) if tools is None else tools
+    out["tools"] = _default_tools(out["tools"])
     for key in ("latestUserMessage", "finalizeMessages", "thinkingLevel"):
         if key in data:
             out[key] = take(data[key])
@@ -699,9 +693,9 @@ def load_context(source: str | os.PathLike[str] | dict[str, Any] | None) -> Cont
         text = sample_context_path().read_text(encoding="utf-8")
         data, label = _parse_json(text, "<built-in sample context>"), None
     elif isinstance(source, (str, os.PathLike)):
-        fast = _read_reusing(source)
-        if fast is not None:
-            return fast
+        direct = _read_direct(source)
+        if direct is not None:
+            return direct
         data, label, document = _read(source)
     else:  # already-parsed data (anything but an object is refused below)
         data, label = source, None
@@ -720,209 +714,40 @@ def load_context(source: str | os.PathLike[str] | dict[str, Any] | None) -> Cont
     return context
 
 
-# --- incremental reading -----------------------------------------------------------------------
+# --- the direct path ------------------------------------------------------------------------------
 #
-# A host sends a context turn after turn, and most of it does not change between turns: the tools,
-# the skills, the model, the context files, usually the base prompt -- only the clock and the newest
-# messages move.  ``_read_reusing`` reads a context file's top-level members one by one (the C
-# scanner reads each value) and reuses a member whose exact text it has read before: the value,
-# already validated (and for ``tools`` with its defaults applied), comes back as a private
-# ``marshal`` copy.  Only members that changed are parsed and checked.  Anything out of the ordinary
-# -- a YAML or large file, a byte-order mark, invalid UTF-8, an escaped or unknown or repeated key,
-# possibly deep nesting, a value that does not parse or breaks a rule -- goes to the full reader,
-# which gives the exact refusal with its positions.  A member's text is remembered the first time
-# and its value only the second time it is seen, so what never repeats costs a text copy at most.
+# Almost every context a compile reads is a small, valid JSON file.  ``_read_direct`` reads it with
+# the fewest steps -- bytes, strict UTF-8, the C JSON scanner, the rules, the defaults -- without
+# building the ``SourceDocument`` and position index that only a refusal needs.  Anything out of
+# the ordinary (a YAML or large file, a byte-order mark, invalid UTF-8, a parse error, possibly deep
+# nesting, a rule broken) returns None, and the full reader reads the file again and explains.
+# (Reusing the top-level members whose text repeats between turns was tried: on the corpus's 2-5 KB
+# contexts the per-member bookkeeping cost what the skipped parsing saved; docs/performance.md.)
 
-#: a top-level key without escapes, and the colon after it
-_MEMBER_KEY = re.compile(r'[ \t\n\r]*"([^"\\\x00-\x1f]*)"[ \t\n\r]*:[ \t\n\r]*')
-#: what follows a member's value: the comma or the closing brace
-_MEMBER_END = re.compile(r"[ \t\n\r]*([,}])")
-_OBJECT_START = re.compile(r"[ \t\n\r]*\{[ \t\n\r]*(\}?)")
-_AFTER_VALUE = frozenset(" \t\n\r,}")
-_IMMUTABLE = (str, int, float, bool, type(None))
-_UNSEEN: Any = object()
+#: set to False to send every file through the full reader (tests compare the two)
+DIRECT_READ = True
 
 
-class _Member:
-    """One top-level member's exact text and, once seen twice, its checked value.
-
-    ``value``: an immutable value (shared as it is), or ``_UNSEEN``; ``blob``: the ``marshal``
-    form of a container value; ``instant``: ``parse_instant`` of a ``now`` member.
-    """
-
-    __slots__ = ("blob", "instant", "known", "text", "value")
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-        self.value: Any = _UNSEEN
-        self.blob: bytes | None = None
-        self.instant: int | None = None
-        #: the value is kept (set last, after ``value``/``blob``/``instant``)
-        self.known = False
-
-    def copy(self) -> Any:
-        return marshal.loads(self.blob) if self.blob is not None else self.value
-
-    @property
-    def size(self) -> int:
-        return 2 * len(self.text) + len(self.blob or b"") + 96
-
-
-class MemberMemo:
-    """The members read before, per member name (newest first, ``per_name`` at most), bounded by
-    ``capacity`` bytes in all (the oldest entries go first).  Thread-safe."""
-
-    def __init__(self, capacity: int = 8 * 1024 * 1024, per_name: int = 8) -> None:
-        self.capacity = capacity
-        self.per_name = per_name
-        self._by_name: dict[str, list[_Member]] = {}
-        self._size = 0
-        self._lock = threading.Lock()
-
-    @property
-    def size(self) -> int:
-        return self._size
-
-    def find(self, name: str, text: str, start: int) -> _Member | None:
-        """The member ``name`` whose text starts at ``text[start]`` (and ends where a value can).
-
-        Reads without the lock (a list another thread changes meanwhile at worst makes this a
-        miss); only moving a hit to the front takes it.
-        """
-        entries = self._by_name.get(name)
-        if not entries:
-            return None
-        for entry in entries:
-            end = start + len(entry.text)
-            if text.startswith(entry.text, start) and (end == len(text) or text[end] in _AFTER_VALUE):
-                if entries[0] is not entry:
-                    with self._lock:
-                        if entry in entries:
-                            entries.remove(entry)
-                            entries.insert(0, entry)
-                return entry
-        return None
-
-    def add(self, name: str, entry: _Member) -> None:
-        size = entry.size
-        if size > self.capacity // 4:
-            return
-        with self._lock:
-            entries = self._by_name.setdefault(name, [])
-            entries.insert(0, entry)
-            self._size += size
-            if len(entries) > self.per_name:
-                self._size -= entries.pop().size
-            while self._size > self.capacity:
-                longest = max(self._by_name.values(), key=len)
-                self._size -= longest.pop().size
-
-    def grew(self, entry: _Member, before: int) -> None:
-        """``entry`` learnt its value (it was ``before`` bytes): account for the new size."""
-        with self._lock:
-            self._size += entry.size - before
-
-    def clear(self) -> None:
-        with self._lock:
-            self._by_name.clear()
-            self._size = 0
-
-
-#: the members of context files read so far (see above)
-CONTEXT_MEMBERS = MemberMemo()
-
-
-def _read_reusing(source: str | os.PathLike[str]) -> Context | None:
-    """The context in ``source`` read member by member with reuse (see above), or None when the
-    full reader must decide."""
+def _read_direct(source: str | os.PathLike[str]) -> Context | None:
+    """The context in ``source`` read directly (see above), or None when the full reader must."""
     label = str(source)
-    if CONTEXT_MEMBERS.capacity <= 0 or is_yaml_path(label):
+    if not DIRECT_READ or is_yaml_path(label):
         return None
     try:
         raw = read_file_bytes(source, MAX_FILE_BYTES)
         text = raw.decode("utf-8")
     except (OSError, ValueError):  # UnicodeDecodeError is a ValueError
         return None
-    if len(raw) > MAX_FILE_BYTES or len(text) >= LARGE_INPUT_CHARS:
+    if len(raw) > MAX_FILE_BYTES or len(text) >= LARGE_INPUT_CHARS or text.startswith("\ufeff"):
         return None
     if text.count("[") + text.count("{") > CONTEXT_MAX_DEPTH:  # the full reader checks the nesting
         return None
-    match = _OBJECT_START.match(text)
-    if match is None:
-        return None
-    pos = match.end()
-    values: dict[str, Any] = {}
-    reused: dict[str, _Member] = {}
-    fresh: list[tuple[str, int, int]] = []
-    if not match.group(1):
-        memo = CONTEXT_MEMBERS
-        while True:
-            key_match = _MEMBER_KEY.match(text, pos)
-            if key_match is None:
-                return None
-            key = key_match.group(1)
-            if key in values or key not in _FIELD_SET:
-                return None
-            start = key_match.end()
-            entry = memo.find(key, text, start)
-            if entry is not None and entry.known:
-                values[key] = _UNSEEN  # the position in the member order; the value comes later
-                reused[key] = entry
-                end = start + len(entry.text)
-            else:
-                try:
-                    values[key], end = scan_value(text, start)
-                except (ValueError, RecursionError, StopIteration):
-                    return None
-                fresh.append((key, start, end))
-            end_match = _MEMBER_END.match(text, end)
-            if end_match is None:
-                return None
-            pos = end_match.end()
-            if end_match.group(1) == "}":
-                break
-    if text[pos:].strip(_JSON_WHITESPACE):
-        return None
     try:
-        now = _validate({key: values[key] for key, _, _ in fresh}, label)
-    except ContextError:
+        data = loads(text)
+        now = _validate(data, label)
+    except (JSONParseError, ContextError):
         return None
-    tools: list[dict[str, Any]] | None = None
-    for key, entry in reused.items():
-        values[key] = entry.copy()
-        if key == "now":
-            now = (values[key], cast(int, entry.instant))
-        elif key == "tools":
-            tools = values[key]
-    fresh_tools: list[dict[str, Any]] | None = None
-    if "tools" in values and tools is None:
-        tools = fresh_tools = _default_tools(values["tools"])
-    for key, start, end in fresh:
-        _remember(key, text[start:end], fresh_tools if key == "tools" else values[key], now)
-    context = Context(data=_with_defaults(values, owned=True, tools=tools), source=label)
+    context = Context(data=_with_defaults(data, owned=True), source=label)
     if now is not None:
         context._now = now
     return context
-
-
-def _remember(key: str, member_text: str, value: Any, now: tuple[str, int] | None) -> None:
-    """Note a member read in full: its text the first time, its value when the text comes again."""
-    memo = CONTEXT_MEMBERS
-    entry = memo.find(key, member_text, 0)
-    if entry is None or len(entry.text) != len(member_text):
-        memo.add(key, _Member(member_text))
-        return
-    if entry.known:
-        return
-    before = entry.size
-    if isinstance(value, _IMMUTABLE):
-        entry.value = value
-    else:
-        try:
-            entry.blob = marshal.dumps(value)
-        except ValueError:  # nested deeper than marshal writes
-            return
-    if key == "now" and now is not None:
-        entry.instant = now[1]
-    entry.known = True
-    memo.grew(entry, before)

@@ -29,7 +29,7 @@ from typing import Any
 
 from forgec.errors import ForgecError
 
-__all__ = ["MAX_DEPTH", "JSONParseError", "loads", "scan_spans", "scan_value", "v8_parse_error"]
+__all__ = ["MAX_DEPTH", "JSONParseError", "loads", "scan_spans", "v8_parse_error"]
 
 #: Deepest nesting forgec reads (compile-core §16.16 asks for at least 2,000).
 MAX_DEPTH = 5000
@@ -94,21 +94,6 @@ def loads(text: str) -> Any:
         sys.setrecursionlimit(limit)
     # Invalid, or deeper than the C module manages: the V8 scanner decides and explains.
     return _Scanner(text).parse()
-
-
-def scan_value(text: str, pos: int) -> tuple[Any, int]:
-    """The value that starts exactly at ``pos`` and the index just past it, read as :func:`loads`
-    reads the same value inside a document (integers beyond 2^53 become floats, ``NaN`` and
-    ``Infinity`` are refused).  Raises ``ValueError``, ``RecursionError`` or ``StopIteration`` when
-    no valid value starts there or it is nested too deeply for the C scanner: the caller then parses
-    the whole document with :func:`loads`, which explains the failure."""
-    limit = sys.getrecursionlimit()
-    try:
-        sys.setrecursionlimit(_C_RECURSION_LIMIT)
-        value, end = _SCAN_ONCE(text, pos)
-    finally:
-        sys.setrecursionlimit(limit)
-    return value, end
 
 
 def v8_parse_error(text: str) -> JSONParseError | None:
