@@ -6,7 +6,7 @@ a temporary folder before timing starts. Each call is ``compile_report(stack_pat
 without payloads: both files are opened, read, parsed and validated on every call, as pi-forge's runner
 reads both per case.
 
-    python benchmarks/bench_fresh.py [--rounds 20] [--profile] [--payloads] [--no-cache]
+    python benchmarks/bench_fresh.py [--rounds 20] [--profile] [--payloads] [--no-cache] [--batch]
 
 Run the reference side by side (the same folder of inputs) for a ratio; docs/performance.md records both.
 """
@@ -55,11 +55,37 @@ def _caches_off() -> None:
         cache.capacity = 0
 
 
+def _run_batch(timed: list[list[tuple[Path, Path]]], payloads: bool) -> None:
+    """Every stack compiled under its contexts of all rounds by one ``Batch.contexts`` call, best of three."""
+    from forgec.batch import Batch
+
+    by_stack: dict[Path, list[Path]] = {}
+    for calls in timed:
+        for stack, context in calls:
+            by_stack.setdefault(stack, []).append(context)
+    total = sum(len(contexts) for contexts in by_stack.values())
+    best = float("inf")
+    for _ in range(3):
+        start = time.perf_counter()
+        for stack, contexts in by_stack.items():
+            for result in Batch(payloads=payloads).contexts(stack, contexts):
+                result.to_report()
+        best = min(best, time.perf_counter() - start)
+    print(f"{len(by_stack)} stacks x {total // len(by_stack)} fresh contexts, Batch.contexts, payloads={'on' if payloads else 'off'}")
+    print(f"  best of 3:    {total / best:,.0f} cases/s")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--rounds", type=int, default=20, help="timed rounds over the corpus (default 20)")
     parser.add_argument("--profile", action="store_true", help="print the top functions by own time")
     parser.add_argument("--payloads", action="store_true", help="include the four provider bodies")
+    parser.add_argument(
+        "--batch",
+        action="store_true",
+        help="one forgec.batch.Batch per stack, compiled under all its fresh contexts (Batch.contexts): "
+        "the stack is loaded once per run instead of once per call",
+    )
     parser.add_argument(
         "--no-cache",
         action="store_true",
@@ -88,6 +114,9 @@ def main() -> None:
                     compile_report(stack, context, payloads=args.payloads).to_report()
             profiler.disable()
             pstats.Stats(profiler).sort_stats("tottime").print_stats(35)
+            return
+        if args.batch:
+            _run_batch(timed, args.payloads)
             return
         times = []
         for calls in timed:
