@@ -83,7 +83,6 @@ _INSTANT = re.compile(
     r"[Tt ](?P<hour>\d{2}):(?P<minute>\d{2})(?::(?P<second>\d{2})(?:\.(?P<fraction>\d+))?)?"
     r"(?P<offset>Z|[+-]\d{2}:\d{2})"
 )
-_JSON_WHITESPACE = " \t\n\r"
 _DATE_ONLY_Z = re.compile(r"(?P<year>[+-]\d{6}|\d{4})(?:-(?P<month>\d{2})(?:-(?P<day>\d{2}))?)?Z")
 
 
