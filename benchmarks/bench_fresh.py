@@ -6,7 +6,7 @@ a temporary folder before timing starts. Each call is ``compile_report(stack_pat
 without payloads: both files are opened, read, parsed and validated on every call, as pi-forge's runner
 reads both per case.
 
-    python benchmarks/bench_fresh.py [--rounds 20] [--profile] [--payloads]
+    python benchmarks/bench_fresh.py [--rounds 20] [--profile] [--payloads] [--no-cache] [--batch] [--cpu]
 
 Run the reference side by side (the same folder of inputs) for a ratio; docs/performance.md records both.
 """
@@ -19,6 +19,7 @@ import tempfile
 import time
 from datetime import datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 CASES = Path(__file__).resolve().parent.parent / "tests" / "conformance" / "cases"
 
@@ -46,14 +47,62 @@ def write_inputs(root: Path, rounds: int) -> list[list[tuple[Path, Path]]]:
     return plan
 
 
+def _caches_off() -> None:
+    """Capacity 0 for every content-keyed cache of the tree being measured (older trees have none)."""
+    import forgec.codecs.stack as stack_codec
+
+    cache = getattr(stack_codec, "STACK_CACHE", None)
+    if cache is not None:
+        cache.capacity = 0
+
+
+def _run_batch(timed: list[list[tuple[Path, Path]]], payloads: bool, clock: Any) -> None:
+    """Every stack compiled under its contexts of all rounds by one ``Batch.contexts`` call, best of three."""
+    from forgec.batch import Batch
+
+    by_stack: dict[Path, list[Path]] = {}
+    for calls in timed:
+        for stack, context in calls:
+            by_stack.setdefault(stack, []).append(context)
+    total = sum(len(contexts) for contexts in by_stack.values())
+    best = float("inf")
+    for _ in range(3):
+        start = clock()
+        for stack, contexts in by_stack.items():
+            for result in Batch(payloads=payloads).contexts(stack, contexts):
+                result.to_report()
+        best = min(best, clock() - start)
+    print(f"{len(by_stack)} stacks x {total // len(by_stack)} fresh contexts, Batch.contexts, payloads={'on' if payloads else 'off'}")
+    print(f"  best of 3:    {total / best:,.0f} cases/s")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--rounds", type=int, default=20, help="timed rounds over the corpus (default 20)")
     parser.add_argument("--profile", action="store_true", help="print the top functions by own time")
     parser.add_argument("--payloads", action="store_true", help="include the four provider bodies")
+    parser.add_argument(
+        "--cpu",
+        action="store_true",
+        help="time with the thread's CPU clock instead of the wall clock (steadier on a loaded machine)",
+    )
+    parser.add_argument(
+        "--batch",
+        action="store_true",
+        help="one forgec.batch.Batch per stack, compiled under all its fresh contexts (Batch.contexts): "
+        "the stack is loaded once per run instead of once per call",
+    )
+    parser.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="turn off the content-keyed stack cache (forgec.codecs.stack.STACK_CACHE)",
+    )
     args = parser.parse_args()
 
     from forgec.report import compile_report
+
+    if args.no_cache:
+        _caches_off()
 
     with tempfile.TemporaryDirectory() as tmp:
         plan = write_inputs(Path(tmp), args.rounds + 1)
@@ -72,15 +121,22 @@ def main() -> None:
             profiler.disable()
             pstats.Stats(profiler).sort_stats("tottime").print_stats(35)
             return
+        clock = time.thread_time if args.cpu else time.perf_counter
+        if args.batch:
+            _run_batch(timed, args.payloads, clock)
+            return
         times = []
         for calls in timed:
-            start = time.perf_counter()
+            start = clock()
             for stack, context in calls:
                 compile_report(stack, context, payloads=args.payloads).to_report()
-            times.append(time.perf_counter() - start)
+            times.append(clock() - start)
         times.sort()
         n = len(timed[0])
-        print(f"{n} stack cases, fresh context per call, payloads={'on' if args.payloads else 'off'}")
+        print(
+            f"{n} stack cases, fresh context per call, payloads={'on' if args.payloads else 'off'}"
+            + (", CPU time" if args.cpu else "")
+        )
         print(f"  best round:   {n / times[0]:,.0f} cases/s ({times[0] * 1000:.1f} ms per corpus)")
         print(f"  median round: {n / times[len(times) // 2]:,.0f} cases/s")
 

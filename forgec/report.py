@@ -22,8 +22,9 @@ and context give the same result everywhere:
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any
 
 from forgec.codecs.context import Context, load_context
@@ -41,6 +42,7 @@ from forgec.errors import InputError
 from forgec.fingerprint import stack_fingerprint
 from forgec.model.variables import VariableStore
 from forgec.rules.loader import FILE_UNREADABLE
+from forgec.source.collector import LARGE_HISTORY, gc_paused
 from forgec.workspace import stack_folder_group, stdin_stack_name
 
 if TYPE_CHECKING:
@@ -54,6 +56,7 @@ __all__ = [
     "compile_report",
     "load_inputs",
     "load_stack",
+    "load_stack_group",
     "load_stdin_stack",
 ]
 
@@ -72,20 +75,41 @@ def _same_file(loaded: LoadedStack, path: Path, wanted: str) -> bool:
         return False
 
 
-def _load_path(path: Path, supported_slots: tuple[str, ...] | None) -> tuple[LoadedStack, list[LoadedStack]]:
-    """The loaded main file and the other files of its folder, in the loader's order (§16.15a)."""
-    text = str(path)
+def _load_path(text: str, supported_slots: tuple[str, ...] | None) -> tuple[LoadedStack, list[LoadedStack]]:
+    """The loaded main file and the other files of its folder, in the loader's order (§16.15a).
+
+    ``text`` is the path as ``str(Path(...))`` spells it (:func:`_path_text`).
+    """
     # the substring test spares the common case (a file outside any stack folder) the Path walk
-    group = stack_folder_group(path) if "prompt-stacks" in text else None
-    if group is not None:
-        # pi-forge lists only ``*.json``; YAML siblings take part only when the main file is YAML
-        loaded_all = load_stack_folder(
-            group, scope="project", include_yaml=path.suffix != ".json", supported_slots=supported_slots
-        )
-        for position, loaded in enumerate(loaded_all):
-            if _same_file(loaded, path, text):
-                return loaded, loaded_all[:position] + loaded_all[position + 1 :]
-    return load_stack_file(path, supported_slots=supported_slots), []
+    if "prompt-stacks" in text:
+        path = Path(text)
+        group = stack_folder_group(path)
+        if group is not None:
+            # pi-forge lists only ``*.json``; YAML siblings take part only when the main file is YAML
+            loaded_all = load_stack_folder(
+                group, scope="project", include_yaml=path.suffix != ".json", supported_slots=supported_slots
+            )
+            for position, loaded in enumerate(loaded_all):
+                if _same_file(loaded, path, text):
+                    return loaded, loaded_all[:position] + loaded_all[position + 1 :]
+    return load_stack_file(text, supported_slots=supported_slots), []
+
+
+def _path_text(stack: str | os.PathLike[str]) -> str:
+    """``str(Path(stack))`` -- the spelling every loaded path and message uses -- without building
+    a ``Path`` when the text is already in that form (a POSIX path with no empty or ``.`` part and
+    no trailing slash; every compile of a file asks this)."""
+    if type(stack) is str:
+        if _POSIX and stack and not _UNCLEAN.search(stack):
+            return stack
+    elif isinstance(stack, PurePath):
+        return str(stack)  # already in that form (and cached on the object)
+    return str(Path(stack))
+
+
+_POSIX = os.name == "posix"
+#: what ``PurePosixPath`` rewrites: ``//`` (except exactly two leading), a ``.`` part, a trailing ``/``
+_UNCLEAN = re.compile(r"//|(?:^|/)\.(?:/|$)|./$")
 
 
 def _refuse_unreadable(loaded: LoadedStack) -> None:
@@ -115,7 +139,7 @@ def _load_with_folder(stack: Any, env: Environment | None) -> tuple[LoadedStack,
     if isinstance(stack, LoadedStack):
         return stack, []
     if isinstance(stack, (str, os.PathLike)):
-        loaded, others = _load_path(Path(stack), slots)
+        loaded, others = _load_path(_path_text(stack), slots)
     else:
         loaded, others = load_stack_data(stack, "stack.json", supported_slots=slots), []
     _refuse_unreadable(loaded)
@@ -132,6 +156,15 @@ def load_stack(stack: str | os.PathLike[str] | Any, *, env: Environment | None =
     does not parse is a stack with loader diagnostics (``loaded.usable`` is False).
     """
     return _load_with_folder(stack, env)[0]
+
+
+def load_stack_group(
+    stack: str | os.PathLike[str] | Any, *, env: Environment | None = None
+) -> tuple[LoadedStack, tuple[LoadedStack, ...]]:
+    """:func:`load_stack`, and the other files of its project stack folder (empty outside one),
+    as a compile reports them (``validation.otherFiles``)."""
+    loaded, others = _load_with_folder(stack, env)
+    return loaded, tuple(others)
 
 
 def load_stdin_stack(raw: bytes, stdin_filename: str | None, *, env: Environment | None = None) -> LoadedStack:
@@ -268,12 +301,36 @@ def compile_inputs(
     reference models (:func:`forgec.emit.build_payloads`).  ``env`` supplies the trusted plugins'
     custom macros and slots.
     """
+    return _compile(inputs, env, finalize, payloads, fresh=False)
+
+
+def _stack_fingerprints(loaded: LoadedStack, fresh: bool) -> dict[str, str] | None:
+    """The report's ``fingerprints``.  ``fresh``: ``loaded`` came straight from the loader in this
+    call (no caller could have changed its stack since), so the fingerprint a compile of the same
+    file content computed before (kept on its cache entry) is this one too."""
+    memo = loaded.memo if fresh else None
+    if memo is not None and memo.fingerprint is not None:
+        known = memo.fingerprint[0]
+        return None if known is None else {"promptStack": known}
+    fingerprints = _fingerprints(loaded.stack)
+    if memo is not None:
+        memo.fingerprint = (None if fingerprints is None else fingerprints["promptStack"],)
+    return fingerprints
+
+
+def _compile(
+    inputs: ReportInputs, env: Environment | None, finalize: bool | None, payloads: bool, *, fresh: bool
+) -> CompileResult:
     loaded, ctx = inputs.loaded, inputs.context
     normalised = loaded.stack
     store = VariableStore.fresh(ctx.session_variables)
     budget = RegexBudget()  # one regex time budget for the compile and its finalize section
     registry = env.registry if env is not None else None
-    compiled = compile_prompt(normalised, ctx.runtime(), store, registry=registry, regex_budget=budget)
+    if len(ctx.messages) < LARGE_HISTORY:
+        compiled = compile_prompt(normalised, ctx.runtime(), store, registry=registry, regex_budget=budget)
+    else:  # a long history allocates a container per message part: no collector passes meanwhile
+        with gc_paused(len(ctx.messages), LARGE_HISTORY):
+            compiled = compile_prompt(normalised, ctx.runtime(), store, registry=registry, regex_budget=budget)
     finalized: list[dict[str, Any]] | None = None
     finalize_messages = ctx.finalize_messages
     if finalize is True or (finalize is None and finalize_messages is not None):
@@ -281,7 +338,7 @@ def compile_inputs(
         for message in finalize_messages or []:
             replaced, diagnostics = finalize_message(normalised, message, budget)
             finalized.append({"message": replaced, "diagnostics": to_pi_list(diagnostics)})
-    result = CompileResult(inputs, compiled, store.snapshot(), _fingerprints(normalised), finalized)
+    result = CompileResult(inputs, compiled, store.snapshot(), _stack_fingerprints(loaded, fresh), finalized)
     if not payloads:
         return result
     from forgec.emit import build_payloads  # provider bodies: imported only when asked for
@@ -309,5 +366,7 @@ def compile_report(
 
     Raises :class:`InputError` for a stack file that cannot be read and a context that is refused.
     """
-    inputs = stack if isinstance(stack, ReportInputs) else load_inputs(stack, context, env=env)
-    return compile_inputs(inputs, env=env, finalize=finalize, payloads=payloads)
+    if isinstance(stack, ReportInputs):
+        return _compile(stack, env, finalize, payloads, fresh=False)
+    fresh = not isinstance(stack, LoadedStack)
+    return _compile(load_inputs(stack, context, env=env), env, finalize, payloads, fresh=fresh)

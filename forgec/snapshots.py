@@ -18,6 +18,7 @@ from forgec.errors import InputError
 from forgec.output.golden import diff_golden, render_golden
 
 if TYPE_CHECKING:
+    from forgec.batch import Batch
     from forgec.diagnostics import Diagnostic
     from forgec.environment import Environment
     from forgec.report import CompileResult
@@ -59,7 +60,13 @@ def compile_for_snapshot(
 
 
 def _compile(
-    stack: Path, context: Path | None, *, target: str | None, env: Environment | None, require_usable: bool
+    stack: Path,
+    context: Path | None,
+    *,
+    target: str | None,
+    env: Environment | None,
+    require_usable: bool,
+    batch: Batch | None = None,
 ) -> CompileResult:
     from forgec.model import API_ORDER
     from forgec.report import compile_report
@@ -68,7 +75,7 @@ def _compile(
         raise SnapshotError(f"unknown target {target!r}; choose one of {', '.join(API_ORDER)}")
     if require_usable and not Path(stack).is_file():
         raise SnapshotError(f"{stack}: no such stack file")
-    result = compile_report(stack, context, env=env)
+    result = batch.compile(stack, context) if batch is not None else compile_report(stack, context, env=env)
     if require_usable and not result.loaded.usable:
         errors = [d.message for d in result.loaded.diagnostics if d.level == "error"]
         raise SnapshotError(f"{stack}: the stack has loader errors: " + "; ".join(errors))
@@ -132,11 +139,13 @@ def recorded_context(golden: Path, text: str | None) -> Path | None:
     return path
 
 
-def _render(stack: Path, context: Path | None, golden: Path, env: Environment | None) -> tuple[str, list[Diagnostic]]:
+def _render(
+    stack: Path, context: Path | None, golden: Path, env: Environment | None, batch: Batch | None = None
+) -> tuple[str, list[Diagnostic]]:
     """The golden text of one stack, and the loader's errors (empty when the stack is usable)."""
     from forgec.source import resolve_spans
 
-    result = _compile(stack, context, target=None, env=env, require_usable=False)
+    result = _compile(stack, context, target=None, env=env, require_usable=False, batch=batch)
     if not result.loaded.usable:
         errors = [d for d in result.loaded.diagnostics if d.level == "error"]
         return "", resolve_spans(errors, result.loaded.document)
@@ -148,16 +157,19 @@ def _render(stack: Path, context: Path | None, golden: Path, env: Environment | 
     return render_golden(result.to_report(), title=title, notes=notes), []
 
 
-def check(stack: Path, context: Path | None = None, *, env: Environment | None = None) -> SnapshotResult:
+def check(
+    stack: Path, context: Path | None = None, *, env: Environment | None = None, batch: Batch | None = None
+) -> SnapshotResult:
     """Compare a stack's compile output with its golden file.
 
     Without ``context``, the context the golden file records is used (so ``check`` compiles with
-    what ``update`` used); with neither, forgec's built-in sample context.
+    what ``update`` used); with neither, forgec's built-in sample context.  ``batch``: the run's
+    :class:`~forgec.batch.Batch` (built on ``env``), so each context file is read once per run.
     """
     golden = golden_path(stack)
     expected = _read_golden(golden)
     context = context or recorded_context(golden, expected)
-    actual, errors = _render(stack, context, golden, env)
+    actual, errors = _render(stack, context, golden, env, batch)
     if errors:
         return SnapshotResult(stack, golden, "unusable", errors=errors, context=context)
     if expected is None:
@@ -167,9 +179,11 @@ def check(stack: Path, context: Path | None = None, *, env: Environment | None =
     return SnapshotResult(stack, golden, "changed", diff_golden(expected, actual), context=context, text=actual)
 
 
-def update(stack: Path, context: Path | None = None, *, env: Environment | None = None) -> SnapshotResult:
+def update(
+    stack: Path, context: Path | None = None, *, env: Environment | None = None, batch: Batch | None = None
+) -> SnapshotResult:
     """Write (atomically) the golden file when it is missing or different."""
-    result = check(stack, context, env=env)
+    result = check(stack, context, env=env, batch=batch)
     if result.status not in ("missing", "changed"):
         return result
     from forgec.atomic import symlink_on_path, write_text_atomic

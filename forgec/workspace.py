@@ -34,6 +34,7 @@ path itself:
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -209,16 +210,51 @@ def list_resource_files(
     seen: set[str] = set()
     files: list[Path] = []
     for directory in directories:
-        try:
-            names = os.listdir(directory)
-        except OSError:
+        names = _sorted_names(directory)
+        if names is None:
             continue
-        for name in sorted((n for n in names if n.endswith(suffixes)), key=utf16_key):
-            if name in seen:
+        for name in names:
+            if name in seen or not name.endswith(suffixes):
                 continue
             seen.add(name)
             files.append(Path(directory) / name)
     return files
+
+
+#: folder -> (its state, its entry names in UTF-16 order); see :func:`_sorted_names`
+_LISTINGS: dict[str, tuple[tuple[int, int, int, int], tuple[str, ...]]] = {}
+_LISTINGS_MAX = 256
+#: a folder changed this recently may change again within its clock tick: not memoised
+_RACY_NS = 100_000_000
+
+
+def _sorted_names(directory: str | os.PathLike[str]) -> tuple[str, ...] | None:
+    """The entry names of ``directory`` in UTF-16 order, or None when it cannot be listed.
+
+    Memoised by the folder's state (device, inode, modification time in ns, size): adding,
+    removing or renaming an entry changes the modification time, so a compile that lists its stack
+    folder on every call lists it again only when it changed.  A folder modified within the last
+    100 ms is listed afresh (its next change could fall within the same tick of the file system's
+    clock and keep the time), as git treats "racily clean" files.
+    """
+    key = os.fspath(directory)
+    try:
+        state = os.stat(key)
+    except (OSError, ValueError):
+        return None
+    signature = (state.st_dev, state.st_ino, state.st_mtime_ns, state.st_size)
+    known = _LISTINGS.get(key)
+    if known is not None and known[0] == signature:
+        return known[1]
+    try:
+        names = tuple(sorted(os.listdir(key), key=utf16_key))
+    except OSError:
+        return None
+    if time.time_ns() - state.st_mtime_ns > _RACY_NS:
+        if len(_LISTINGS) >= _LISTINGS_MAX:
+            _LISTINGS.clear()
+        _LISTINGS[key] = (signature, names)
+    return names
 
 
 def list_folder_files(folder: str | os.PathLike[str], suffixes: tuple[str, ...] = STACK_SUFFIXES) -> list[Path]:

@@ -109,6 +109,7 @@ def _environment(paths: tuple[str, ...], trust_plugins: bool) -> Environment:
 
 def _run(action: str, paths: tuple[str, ...], context: Path | None, trust_plugins: bool) -> None:
     """Check or update every stack; one line per stack, diffs under changed ones."""
+    from forgec.batch import Batch
     from forgec.codecs.context import ContextError
     from forgec.diagnostics.findings import Finding
     from forgec.errors import InputError
@@ -120,11 +121,12 @@ def _run(action: str, paths: tuple[str, ...], context: Path | None, trust_plugin
     stacks = _stacks(paths)
     env = _environment(paths, trust_plugins)
     run = update if action == "update" else check
+    batch = Batch(env)  # one run: each context file is read once
     failed = problems = 0
     bad_contexts: set[str | None] = set()
     for stack in stacks:
         try:
-            result = run(stack, context, env=env)
+            result = run(stack, context, env=env, batch=batch)
         except ContextError as exc:  # every problem of the context, once per context file
             problems += 1
             if exc.path not in bad_contexts:

@@ -20,17 +20,21 @@ import difflib
 import os
 import re
 from dataclasses import dataclass, field
+from itertools import chain, compress, repeat
+from operator import is_
 from typing import Any, NoReturn, cast
 
 from forgec.diagnostics import Diagnostic
 from forgec.errors import InputError
+from forgec.js.json import JSONParseError, loads
 from forgec.js.values import json_stringify
 from forgec.model import THINKING_LEVELS
 from forgec.model.messages import latest_user_text
 from forgec.model.runtime import Runtime
 from forgec.model.variables import VariableStore
 from forgec.rules import loader as codes
-from forgec.source import parse_source_text, read_source
+from forgec.source import MAX_FILE_BYTES, is_yaml_path, parse_source_text, read_file_bytes, read_source
+from forgec.source.read import LARGE_INPUT_CHARS
 
 __all__ = [
     "DEFAULTS",
@@ -440,7 +444,16 @@ def _with_defaults(data: dict[str, Any], *, owned: bool = False) -> dict[str, An
     else:
         for key, default in DEFAULTS.items():
             out[key] = take(data[key]) if key in data else _fresh_default(default)
-    out["tools"] = [
+    out["tools"] = _default_tools(out["tools"])
+    for key in ("latestUserMessage", "finalizeMessages", "thinkingLevel"):
+        if key in data:
+            out[key] = take(data[key])
+    return out
+
+
+def _default_tools(tools: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Validated tools with every member present (context-format.md, *Tools*)."""
+    return [
         {
             "name": tool["name"],
             "description": tool.get("description", ""),
@@ -449,12 +462,8 @@ def _with_defaults(data: dict[str, Any], *, owned: bool = False) -> dict[str, An
             "active": tool.get("active", True),
             "parameters": tool.get("parameters", {"type": "object", "properties": {}}),
         }
-        for tool in out["tools"]
+        for tool in tools
     ]
-    for key in ("latestUserMessage", "finalizeMessages", "thinkingLevel"):
-        if key in data:
-            out[key] = take(data[key])
-    return out
 
 
 def _identity(value: Any) -> Any:
@@ -581,7 +590,14 @@ CONTEXT_MAX_DEPTH = 500
 
 
 def _too_deep(value: Any, limit: int) -> tuple[str | int, ...] | None:
-    """The pointer of the first value nested deeper than ``limit``, or None (iterative walk)."""
+    """The pointer of the first value nested deeper than ``limit``, or None (iterative walk).
+
+    The answer is almost always None, so :func:`_deeper_than` decides that without building a
+    pointer per node (that cost ~45 % of loading a 10,000-message context); only a context that
+    is too deep pays for the walk that names the pointer.
+    """
+    if not _deeper_than(value, limit):
+        return None
     stack: list[tuple[Any, tuple[str | int, ...]]] = [(value, ())]
     while stack:
         current, pointer = stack.pop()
@@ -591,7 +607,35 @@ def _too_deep(value: Any, limit: int) -> tuple[str | int, ...] | None:
             stack.extend((child, (*pointer, key)) for key, child in current.items() if isinstance(child, (dict, list)))
         elif type(current) is list:
             stack.extend((child, (*pointer, i)) for i, child in enumerate(current) if isinstance(child, (dict, list)))
-    return None
+    return None  # pragma: no cover - _deeper_than and this walk visit the same values
+
+
+_CONTAINERS = (dict, list)
+
+
+def _deeper_than(value: Any, limit: int) -> bool:
+    """Whether a ``dict``/``list`` sits deeper than ``limit`` (what :func:`_too_deep` finds).
+
+    Level by level, each level built by C-level iteration (``map``, ``compress``, ``chain``): no
+    Python code runs per node and no pointer or tuple is built, so a 50,000-message context is
+    checked in a few passes over its values.  Like the pointer walk, it counts every
+    ``dict``/``list`` (subclasses too) and descends only into exact ``dict`` and ``list`` values.
+    """
+    level: list[Any] = [value]
+    depth = 0
+    while level:
+        if depth > limit:
+            return True
+        kinds = list(map(type, level))
+        children = list(
+            chain(
+                chain.from_iterable(map(dict.values, compress(level, map(is_, kinds, repeat(dict))))),
+                chain.from_iterable(compress(level, map(is_, kinds, repeat(list)))),
+            )
+        )
+        level = list(compress(children, map(isinstance, children, repeat(_CONTAINERS))))
+        depth += 1
+    return False
 
 
 def _document_data(document: Any, label: str | None) -> Any:
@@ -648,6 +692,9 @@ def load_context(source: str | os.PathLike[str] | dict[str, Any] | None) -> Cont
         text = sample_context_path().read_text(encoding="utf-8")
         data, label = _parse_json(text, "<built-in sample context>"), None
     elif isinstance(source, (str, os.PathLike)):
+        direct = _read_direct(source)
+        if direct is not None:
+            return direct
         data, label, document = _read(source)
     else:  # already-parsed data (anything but an object is refused below)
         data, label = source, None
@@ -661,6 +708,45 @@ def load_context(source: str | os.PathLike[str] | dict[str, Any] | None) -> Cont
             )
     now = _validate(data, label, document)
     context = Context(data=_with_defaults(data, owned=not isinstance(source, dict)), source=label)
+    if now is not None:
+        context._now = now
+    return context
+
+
+# --- the direct path ------------------------------------------------------------------------------
+#
+# Almost every context a compile reads is a small, valid JSON file.  ``_read_direct`` reads it with
+# the fewest steps -- bytes, strict UTF-8, the C JSON scanner, the rules, the defaults -- without
+# building the ``SourceDocument`` and position index that only a refusal needs.  Anything out of
+# the ordinary (a YAML or large file, a byte-order mark, invalid UTF-8, a parse error, possibly deep
+# nesting, a rule broken) returns None, and the full reader reads the file again and explains.
+# (Reusing the top-level members whose text repeats between turns was tried: on the corpus's 2-5 KB
+# contexts the per-member bookkeeping cost what the skipped parsing saved; docs/performance.md.)
+
+#: set to False to send every file through the full reader (tests compare the two)
+DIRECT_READ = True
+
+
+def _read_direct(source: str | os.PathLike[str]) -> Context | None:
+    """The context in ``source`` read directly (see above), or None when the full reader must."""
+    label = str(source)
+    if not DIRECT_READ or is_yaml_path(label):
+        return None
+    try:
+        raw = read_file_bytes(source, MAX_FILE_BYTES)
+        text = raw.decode("utf-8")
+    except (OSError, ValueError):  # UnicodeDecodeError is a ValueError
+        return None
+    if len(raw) > MAX_FILE_BYTES or len(text) >= LARGE_INPUT_CHARS or text.startswith("\ufeff"):
+        return None
+    if text.count("[") + text.count("{") > CONTEXT_MAX_DEPTH:  # the full reader checks the nesting
+        return None
+    try:
+        data = loads(text)
+        now = _validate(data, label)
+    except (JSONParseError, ContextError):
+        return None
+    context = Context(data=_with_defaults(data, owned=True), source=label)
     if now is not None:
         context._now = now
     return context

@@ -19,12 +19,15 @@ for pi-forge's exact listing.
 
 from __future__ import annotations
 
+import marshal
 import math
 import os
 import re
-from collections.abc import Iterable
+import threading
+from collections import OrderedDict
+from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any, Generic, TypeVar, cast
 
 from forgec.codecs.regex_config import check_regex_config
 from forgec.diagnostics import Diagnostic, Pointer
@@ -42,10 +45,21 @@ from forgec.js.values import (
 from forgec.model import BUILTIN_SLOT_NAMES, MODES, ROLES, STACK_TYPE
 from forgec.rules import loader as codes
 from forgec.rules import regex_config as regex_codes
-from forgec.source import SourceDocument, is_yaml_path, parse_source_text, read_source
+from forgec.source import (
+    MAX_FILE_BYTES,
+    SourceDocument,
+    decode_source,
+    is_yaml_path,
+    parse_source_text,
+    read_file_bytes,
+    read_source,
+)
+from forgec.source.json import JsonLocator
 from forgec.workspace import STACK_SUFFIXES, list_resource_files
 
 __all__ = [
+    "STACK_CACHE",
+    "ByteCache",
     "LoadedStack",
     "annotate_duplicate_ids",
     "fallback_stack",
@@ -80,6 +94,8 @@ class LoadedStack:
     raw: Any
     diagnostics: list[Diagnostic] = field(default_factory=list)
     document: SourceDocument | None = None
+    #: the :data:`STACK_CACHE` entry this load came from or filled (its fingerprint memo)
+    memo: _CachedStack | None = field(default=None, repr=False)
 
     @property
     def usable(self) -> bool:
@@ -126,11 +142,141 @@ def fallback_stack(file_name: str) -> dict[str, Any]:
 def load_stack_file(
     path: str | os.PathLike[str], *, scope: str = "project", supported_slots: Iterable[str] | None = None
 ) -> LoadedStack:
-    """Load one stack file (§10.2).  Never raises: every problem is a diagnostic."""
+    """Load one stack file (§10.2).  Never raises: every problem is a diagnostic.
+
+    A JSON file is read on every call; its bytes are the key of :data:`STACK_CACHE`, so loading
+    the same content again (the same path, scope and slots) unmarshals a private copy of the
+    first load's result instead of parsing and checking it again.
+    """
     name = os.fspath(path)
     file_name = os.path.basename(name)
-    document = read_source(name)
-    return _load_document(document, name, file_name, scope, supported_slots)
+    if is_yaml_path(name) or STACK_CACHE.capacity <= 0:
+        return _load_document(read_source(name), name, file_name, scope, supported_slots)
+    try:
+        raw = read_file_bytes(name, MAX_FILE_BYTES)
+    except (OSError, ValueError):  # read_source words the failure as Node does
+        return _load_document(read_source(name), name, file_name, scope, supported_slots)
+    slots = supported_slots if supported_slots is None or type(supported_slots) is tuple else tuple(supported_slots)
+    key = (raw, name, scope, slots)
+    entry = STACK_CACHE.get(key)
+    if entry is not None:
+        return entry.loaded(name, file_name, scope)
+    document = decode_source(raw, name, "json")
+    loaded = _load_document(document, name, file_name, scope, slots)
+    if document.parsed:
+        try:
+            entry = _CachedStack(loaded)
+        except ValueError:  # nested deeper than marshal writes (2,000 levels): not kept
+            return loaded
+        STACK_CACHE.put(key, entry, len(raw) + entry.size)
+        loaded.memo = entry
+    return loaded
+
+
+# --- the cache of loaded files -------------------------------------------------------------------
+#
+# A host that compiles turn after turn, the conformance runner, the golden-file plugin and the
+# language server read the same stack file again and again; loading it (JSON parse, shape checks,
+# normalisation, validation, regex configuration) is a third of a compile.  STACK_CACHE keeps the
+# results keyed by the *content* that produced them -- the file's bytes themselves, never its name
+# or modification time (the path, scope and slots are part of the key too) -- so a hit is exactly
+# what a fresh load would give.
+#
+# Nothing mutable is ever shared: an entry holds the loaded values as a ``marshal`` blob (plain JSON
+# data round-trips exactly: dictionary order, lone surrogates, ``-0.0`` and shared sub-objects
+# included), and every hit unmarshals a new copy, which costs a fraction of parsing and checking the
+# text again.  The caller may mutate what it gets; the cache cannot see it.  (This lives here rather
+# than in a module of its own so that ``forgec validate`` imports nothing more.)
+
+_V = TypeVar("_V")
+
+
+class ByteCache(Generic[_V]):
+    """A least-recently-used map bounded by the byte sizes its callers declare per entry.
+
+    Thread-safe (the language server loads from worker threads).  ``get`` moves a hit to the
+    most recent end; ``put`` evicts from the oldest end until the total fits ``capacity``; an
+    entry larger than a quarter of the capacity is not stored at all (it would flush the rest).
+    """
+
+    def __init__(self, capacity: int) -> None:
+        self.capacity = capacity
+        self._entries: OrderedDict[Hashable, tuple[_V, int]] = OrderedDict()
+        self._size = 0
+        self._lock = threading.Lock()
+        #: counters for tests and ``--profile`` runs
+        self.hits = 0
+        self.misses = 0
+
+    @property
+    def size(self) -> int:
+        """The bytes the entries hold now (as declared to :meth:`put`)."""
+        return self._size
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def get(self, key: Hashable) -> _V | None:
+        with self._lock:
+            found = self._entries.get(key)
+            if found is None:
+                self.misses += 1
+                return None
+            self._entries.move_to_end(key)
+            self.hits += 1
+            return found[0]
+
+    def put(self, key: Hashable, value: _V, size: int) -> None:
+        if size > self.capacity // 4:
+            return
+        with self._lock:
+            old = self._entries.pop(key, None)
+            if old is not None:
+                self._size -= old[1]
+            self._entries[key] = (value, size)
+            self._size += size
+            while self._size > self.capacity:
+                _, (_, dropped) = self._entries.popitem(last=False)
+                self._size -= dropped
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+            self._size = 0
+            self.hits = self.misses = 0
+
+
+#: Loaded JSON stack files by content (see above); 32 MiB of entries.
+STACK_CACHE: ByteCache[_CachedStack] = ByteCache(32 * 1024 * 1024)
+
+
+class _CachedStack:
+    """One loaded file, kept as plain data: the stack and raw value marshalled together (so
+    the normalised stack shares its ``defaults``/``context``/``regex`` objects with the raw value
+    exactly as a fresh load does), the immutable diagnostics and text, and the stack's
+    fingerprint once a compile has computed it (:attr:`fingerprint`)."""
+
+    __slots__ = ("blob", "diagnostics", "doc_diagnostics", "fingerprint", "text")
+
+    def __init__(self, loaded: LoadedStack) -> None:
+        assert loaded.document is not None
+        self.blob = marshal.dumps((loaded.stack, loaded.raw))
+        self.diagnostics = tuple(loaded.diagnostics)
+        self.doc_diagnostics = tuple(loaded.document.diagnostics)
+        self.text = loaded.document.text
+        #: ``(fingerprint,)`` once known (``(None,)``: canonical JSON refuses the stack)
+        self.fingerprint: tuple[str | None] | None = None
+
+    @property
+    def size(self) -> int:
+        return len(self.blob) + 2 * len(self.text or "") + 64 * (len(self.diagnostics) + 4)
+
+    def loaded(self, path: str, file_name: str, scope: str) -> LoadedStack:
+        """A new :class:`LoadedStack` equal to the one this entry was made from."""
+        stack, raw = marshal.loads(self.blob)
+        document = SourceDocument(path, "json", self.text, raw, True, list(self.doc_diagnostics))
+        document.locator = JsonLocator()
+        return LoadedStack(path, file_name, scope, stack, raw, list(self.diagnostics), document, self)
 
 
 def load_stack_data(

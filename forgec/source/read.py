@@ -26,6 +26,9 @@ from forgec.source.overlay import overlaid
 MAX_FILE_BYTES = 64 * 1024 * 1024
 #: ruamel.yaml is pure Python (about 200 KB/s), so YAML input is capped lower.
 MAX_YAML_BYTES = 4 * 1024 * 1024
+#: JSON text from this many characters up is parsed with the cyclic collector paused
+#: (:mod:`forgec.source.collector`).
+LARGE_INPUT_CHARS = 1 << 20
 
 _YAML_SUFFIXES = (".yaml", ".yml")
 
@@ -189,7 +192,13 @@ def parse_source_text(text: str, path: str = "<memory>", fmt: str = "json") -> S
 
         parse_yaml(doc)
     else:
-        parse_json(doc)
+        if len(text) < LARGE_INPUT_CHARS:  # no context manager on the hot path of small files
+            parse_json(doc)
+        else:
+            from forgec.source.collector import gc_paused  # only for large input: not on the cold path
+
+            with gc_paused(len(text)):
+                parse_json(doc)
         if not doc.parsed and text.startswith("\ufeff"):
             doc.diagnostics.append(
                 Diagnostic(
