@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from forgec.codecs.catalog import Catalog, CatalogError, Model, clamp_thinking_level, default_catalog
 from forgec.diagnostics import Diagnostic
-from forgec.emit.convert import PayloadError, Request, convert_to_llm, output_token_cap, reject_null_parts
+from forgec.emit.convert import PayloadError, Request, convert_to_llm, output_token_cap
 from forgec.emit.openai_responses import DEFAULT_SESSION_ID
 from forgec.model import API_ORDER
 from forgec.rules import payloads as rules
@@ -149,7 +149,6 @@ def _run(target: str, model: Model, prompt: Prompt) -> tuple[PayloadResult, Requ
         llm_messages = convert_to_llm(prompt.messages)
         active = active_tools(prompt.tools)
         cap, estimate = output_token_cap(model, prompt.system_prompt, llm_messages, active)
-        reject_null_parts(llm_messages)
         request = Request(
             prompt.system_prompt, llm_messages, active, level, model, cap, estimate, prompt.session_id
         )
