@@ -77,22 +77,50 @@ def _assistant_parts() -> list[dict[str, Any]]:
     return [
         {"type": "thinking", "thinking": "Let me look.", "thinkingSignature": REASONING},
         {"type": "text", "text": "Reading it.", "textSignature": "msg_1"},
-        {"type": "toolCall", "id": "call_1|fc_1", "name": "read", "arguments": {"path": "a.txt"},
-         "thoughtSignature": "c2ln"},
+        {
+            "type": "toolCall",
+            "id": "call_1|fc_1",
+            "name": "read",
+            "arguments": {"path": "a.txt"},
+            "thoughtSignature": "c2ln",
+        },
     ]
 
 
 BASES: dict[str, dict[str, Any]] = {
     "user": {"role": "user", "content": "Hello there.", "timestamp": 0},
-    "toolResult": {"role": "toolResult", "toolCallId": "call_1|fc_1", "toolName": "read",
-                   "content": [{"type": "text", "text": "file body"}], "isError": False, "timestamp": 0},
+    "toolResult": {
+        "role": "toolResult",
+        "toolCallId": "call_1|fc_1",
+        "toolName": "read",
+        "content": [{"type": "text", "text": "file body"}],
+        "isError": False,
+        "timestamp": 0,
+    },
     "custom": {"role": "custom", "customType": "note", "content": "A note.", "display": True, "timestamp": 0},
-    "bashExecution": {"role": "bashExecution", "command": "ls", "output": "a.txt", "exitCode": 1,
-                      "cancelled": False, "truncated": True, "fullOutputPath": "/tmp/out.txt",
-                      "excludeFromContext": False, "timestamp": 0},
-    "branchSummary": {"role": "branchSummary", "summary": "Tried another fix.", "fromId": "e1", "timestamp": 0},
-    "compactionSummary": {"role": "compactionSummary", "summary": "Earlier work.", "tokensBefore": 10,
-                          "timestamp": 0},
+    "bashExecution": {
+        "role": "bashExecution",
+        "command": "ls",
+        "output": "a.txt",
+        "exitCode": 1,
+        "cancelled": False,
+        "truncated": True,
+        "fullOutputPath": "/tmp/out.txt",
+        "excludeFromContext": False,
+        "timestamp": 0,
+    },
+    "branchSummary": {
+        "role": "branchSummary",
+        "summary": "Tried another fix.",
+        "fromId": "e1",
+        "timestamp": 0,
+    },
+    "compactionSummary": {
+        "role": "compactionSummary",
+        "summary": "Earlier work.",
+        "tokensBefore": 10,
+        "timestamp": 0,
+    },
 }
 for _name in IDENTITIES:
     BASES[f"assistant/{_name}"] = _assistant(_name, _assistant_parts())
@@ -102,19 +130,32 @@ MESSAGE_FIELDS: dict[str, list[str]] = {
     "user": ["role", "content", "timestamp"],
     "toolResult": ["toolCallId", "toolName", "content", "isError", "timestamp"],
     "custom": ["content", "timestamp"],
-    "bashExecution": ["command", "output", "exitCode", "cancelled", "truncated", "fullOutputPath",
-                      "excludeFromContext", "timestamp"],
+    "bashExecution": [
+        "command",
+        "output",
+        "exitCode",
+        "cancelled",
+        "truncated",
+        "fullOutputPath",
+        "excludeFromContext",
+        "timestamp",
+    ],
     "branchSummary": ["summary", "timestamp"],
     "compactionSummary": ["summary", "timestamp"],
-    **{f"assistant/{n}": ["content", "provider", "api", "model", "usage", "stopReason", "timestamp"]
-       for n in IDENTITIES},
+    **{
+        f"assistant/{n}": ["content", "provider", "api", "model", "usage", "stopReason", "timestamp"]
+        for n in IDENTITIES
+    },
 }
 USAGE_FIELDS = ["totalTokens", "input", "output", "cacheRead", "cacheWrite"]
 
 #: content parts: the part that is varied, the fields read of it
 USER_PARTS: dict[str, tuple[dict[str, Any], list[str]]] = {
     "text": ({"type": "text", "text": "Look."}, ["type", "text"]),
-    "image": ({"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png"}, ["type", "data", "mimeType"]),
+    "image": (
+        {"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png"},
+        ["type", "data", "mimeType"],
+    ),
 }
 ASSISTANT_PARTS: dict[str, tuple[int, list[str]]] = {
     "thinking": (0, ["type", "thinking", "thinkingSignature", "redacted"]),
@@ -143,8 +184,9 @@ def shapes() -> list[tuple[str, dict[str, Any]]]:
         if kind.startswith("assistant/"):
             for field in USAGE_FIELDS:
                 for label, value in VALUES:
-                    out.append((f"{kind}.usage.{field}={label}",
-                                {**base, "usage": _set(ZERO_USAGE, field, value)}))
+                    out.append(
+                        (f"{kind}.usage.{field}={label}", {**base, "usage": _set(ZERO_USAGE, field, value)})
+                    )
             for part_name, (index, part_fields) in ASSISTANT_PARTS.items():
                 for label, value in VALUES[1:]:
                     content = copy.deepcopy(base["content"])
@@ -154,7 +196,9 @@ def shapes() -> list[tuple[str, dict[str, Any]]]:
                     for label, value in VALUES:
                         content = copy.deepcopy(base["content"])
                         content[index] = _set(content[index], field, value)
-                        out.append((f"{kind}.content[{part_name}].{field}={label}", {**base, "content": content}))
+                        out.append(
+                            (f"{kind}.content[{part_name}].{field}={label}", {**base, "content": content})
+                        )
     for kind in ("user", "toolResult", "custom"):
         base = BASES[kind]
         for label, value in VALUES[1:]:
@@ -171,17 +215,33 @@ def shapes() -> list[tuple[str, dict[str, Any]]]:
 def conversations() -> list[dict[str, Any]]:
     opener = {"role": "user", "content": "Start.", "timestamp": 1}
     closer = {"role": "user", "content": "Go on.", "timestamp": 4}
-    anchor = {**_assistant("foreign", [{"type": "text", "text": "Done."}]), "usage": dict(ANCHOR_USAGE),
-              "stopReason": "stop", "timestamp": 3}
+    anchor = {
+        **_assistant("foreign", [{"type": "text", "text": "Done."}]),
+        "usage": dict(ANCHOR_USAGE),
+        "stopReason": "stop",
+        "timestamp": 3,
+    }
     out: list[dict[str, Any]] = []
     for name, msg in shapes():
         # the shape's own timestamp is varied only where the name says so
         varied_stamp = ".timestamp=" in name
         shaped = msg if varied_stamp else {**msg, "timestamp": 2}
-        out.append({"id": f"estimated:{name}", "systemPrompt": "Be brief.", "tools": [],
-                    "messages": [opener, shaped, closer]})
-        out.append({"id": f"anchored:{name}", "systemPrompt": "Be brief.", "tools": [],
-                    "messages": [opener, shaped, anchor, closer]})
+        out.append(
+            {
+                "id": f"estimated:{name}",
+                "systemPrompt": "Be brief.",
+                "tools": [],
+                "messages": [opener, shaped, closer],
+            }
+        )
+        out.append(
+            {
+                "id": f"anchored:{name}",
+                "systemPrompt": "Be brief.",
+                "tools": [],
+                "messages": [opener, shaped, anchor, closer],
+            }
+        )
     return out
 
 
@@ -193,7 +253,11 @@ def main() -> int:
     inputs = conversations()
     run = subprocess.run(
         ["node", str(ROOT / "scripts" / "payload_reference.mjs")],
-        input=json.dumps(inputs), capture_output=True, text=True, check=True, env={**os.environ},
+        input=json.dumps(inputs),
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ},
     )
     results = {r["id"]: r["payloads"] for r in json.loads(run.stdout)}
     node = subprocess.run(["node", "--version"], capture_output=True, text=True, check=True).stdout.strip()

@@ -218,8 +218,10 @@ def _failure_cause(prompt: Prompt, error: str) -> str:
 
     if "(reading 'totalTokens')" in error:
         wanted = codes.CONTEXT_USAGE_MISSING
-    elif error.startswith("Cannot read properties of"):
-        wanted = codes.CONTEXT_TOOL_CALL_ID
+    elif error.startswith("Cannot read properties of undefined") and error.endswith(
+        ("(reading 'includes')", "(reading 'replace')", "(reading 'split')")
+    ):
+        wanted = codes.CONTEXT_TOOL_CALL_ID  # an id normaliser on a call without ``id``
     else:
         return ""
     hazards = [h for h in message_hazards(prompt.messages) if h.code == wanted]

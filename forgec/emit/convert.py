@@ -94,10 +94,10 @@ def sanitize_surrogates(text: Any) -> str:
 
     It calls ``text.replace``, so anything but a string fails there (``text.replace is not a
     function``, ``Cannot read properties of undefined (reading 'replace')``)."""
-    text = string_method(text, "replace", "text")
-    if not any("\ud800" <= ch <= "\udfff" for ch in text):
-        return text
-    return _LONE.sub("", text)
+    value = string_method(text, "replace", "text")
+    if not any("\ud800" <= ch <= "\udfff" for ch in value):
+        return value
+    return _LONE.sub("", value)
 
 
 _ID_UNSAFE = re.compile(r"[^A-Za-z0-9_-]")
@@ -519,7 +519,12 @@ def is_own_turn(msg: dict[str, Any], model: Model) -> bool:
 
 
 def _transform_block(
-    block: Any, msg: dict[str, Any], own: bool, model: Model, normalise: IdNormaliser | None, id_map: dict[Any, Any]
+    block: Any,
+    msg: dict[str, Any],
+    own: bool,
+    model: Model,
+    normalise: IdNormaliser | None,
+    id_map: dict[Any, Any],
 ) -> Any:
     """One block through pass 1's ``flatMap`` callback: a block, or a list to splice in."""
     kind = prop(block, "type")

@@ -64,7 +64,9 @@ def _skip_text(value: Any, expr: str) -> bool:
 
 
 def _assistant(msg: dict[str, Any], model: Model) -> dict[str, Any] | None:
-    same = js_strict_equal(prop(msg, "provider"), model.provider) and js_strict_equal(prop(msg, "model"), model.id)
+    same = js_strict_equal(prop(msg, "provider"), model.provider) and js_strict_equal(
+        prop(msg, "model"), model.id
+    )
     parts: list[dict[str, Any]] = []
     for block in iterate(prop(msg, "content"), "msg.content"):
         kind = prop(block, "type")

@@ -66,7 +66,9 @@ def _assistant(msg: dict[str, Any]) -> dict[str, Any] | None:
     ]
     text = "".join(texts)
     thinking = [
-        b for b in content if prop(b, "type") == "thinking" and trimmed(prop(b, "thinking"), "block.thinking") != ""
+        b
+        for b in content
+        if prop(b, "type") == "thinking" and trimmed(prop(b, "thinking"), "block.thinking") != ""
     ]
     if text:
         out["content"] = text
@@ -111,7 +113,10 @@ def _tool_results(results: list[dict[str, Any]], model: Model) -> list[dict[str,
         texts = [p for p in array_method(content, "filter", "toolMsg.content") if prop(p, "type") == "text"]
         text = "\n".join(join_piece(prop(p, "text")) for p in texts)
         has_images = any(prop(p, "type") == "image" for p in content)
-        entry: dict[str, Any] = {"role": "tool", "content": sanitize_surrogates(tool_output_text(text, has_images))}
+        entry: dict[str, Any] = {
+            "role": "tool",
+            "content": sanitize_surrogates(tool_output_text(text, has_images)),
+        }
         put(entry, "tool_call_id", prop(msg, "toolCallId"))
         out.append(entry)
         if has_images and model.supports_images:

@@ -33,7 +33,9 @@ SHAPES = sorted({case_id.split(":", 1)[1] for case_id in CASES})
 
 
 def _generator() -> Any:
-    spec = importlib.util.spec_from_file_location("gen_payload_shapes", ROOT / "scripts" / "gen_payload_shapes.py")
+    spec = importlib.util.spec_from_file_location(
+        "gen_payload_shapes", ROOT / "scripts" / "gen_payload_shapes.py"
+    )
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -80,8 +82,15 @@ def test_every_field_gets_every_json_type() -> None:
         wanted = set(labels[1:]) if field.endswith("]") else set(labels)  # a part is never "absent"
         assert seen == wanted, field
     kinds = {field.split(".")[0] for field in fields}
-    assert kinds == {"user", "toolResult", "custom", "bashExecution", "branchSummary", "compactionSummary",
-                     *(f"assistant/{who}" for who in generator.IDENTITIES)}
+    assert kinds == {
+        "user",
+        "toolResult",
+        "custom",
+        "bashExecution",
+        "branchSummary",
+        "compactionSummary",
+        *(f"assistant/{who}" for who in generator.IDENTITIES),
+    }
 
 
 def test_the_recording_holds_both_outcomes() -> None:
@@ -90,5 +99,8 @@ def test_the_recording_holds_both_outcomes() -> None:
     entries = [entry for case in RECORDING["cases"] for entry in case["payloads"].values()]
     errors = {entry["error"] for entry in entries if "error" in entry}
     assert sum("body" in entry for entry in entries) > 1000 and len(errors) > 20
-    assert {"content is not iterable", "msg.content.map is not a function",
-            "Cannot read properties of null (reading 'type')"} <= errors
+    assert {
+        "content is not iterable",
+        "msg.content.map is not a function",
+        "Cannot read properties of null (reading 'type')",
+    } <= errors
