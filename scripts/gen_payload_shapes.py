@@ -212,6 +212,25 @@ def shapes() -> list[tuple[str, dict[str, Any]]]:
     return out
 
 
+#: a tool as the context declares it; its ``parameters`` is an object (the schema says so), whose
+#: members are free: Anthropic rebuilds the schema from ``properties`` and ``required``
+TOOL = {
+    "name": "read",
+    "description": "Read a file.",
+    "parameters": {"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]},
+}
+TOOL_FIELDS = ["properties", "required"]
+
+
+def tool_shapes() -> list[tuple[str, list[dict[str, Any]]]]:
+    """``(name, tools)`` for every JSON type in each member of a tool's ``parameters`` pi-ai reads."""
+    return [
+        (f"tool.parameters.{field}={label}", [{**TOOL, "parameters": _set(TOOL["parameters"], field, value)}])
+        for field in TOOL_FIELDS
+        for label, value in VALUES
+    ]
+
+
 def conversations() -> list[dict[str, Any]]:
     opener = {"role": "user", "content": "Start.", "timestamp": 1}
     closer = {"role": "user", "content": "Go on.", "timestamp": 4}
@@ -222,7 +241,10 @@ def conversations() -> list[dict[str, Any]]:
         "timestamp": 3,
     }
     out: list[dict[str, Any]] = []
-    for name, msg in shapes():
+    cases: list[tuple[str, dict[str, Any], list[dict[str, Any]]]] = [(n, m, []) for n, m in shapes()]
+    plain = {"role": "user", "content": "Hello there.", "timestamp": 0}
+    cases += [(name, plain, tools) for name, tools in tool_shapes()]
+    for name, msg, tools in cases:
         # the shape's own timestamp is varied only where the name says so
         varied_stamp = ".timestamp=" in name
         shaped = msg if varied_stamp else {**msg, "timestamp": 2}
@@ -230,7 +252,7 @@ def conversations() -> list[dict[str, Any]]:
             {
                 "id": f"estimated:{name}",
                 "systemPrompt": "Be brief.",
-                "tools": [],
+                "tools": tools,
                 "messages": [opener, shaped, closer],
             }
         )
@@ -238,7 +260,7 @@ def conversations() -> list[dict[str, Any]]:
             {
                 "id": f"anchored:{name}",
                 "systemPrompt": "Be brief.",
-                "tools": [],
+                "tools": tools,
                 "messages": [opener, shaped, anchor, closer],
             }
         )

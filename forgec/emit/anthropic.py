@@ -23,7 +23,7 @@ from forgec.emit.convert import (
 )
 from forgec.emit.ids import anthropic_id
 from forgec.emit.jsops import array_method, iterate, join_piece, nullish, prop, put, trimmed
-from forgec.js.values import js_trim, js_truthy
+from forgec.js.values import UNDEFINED, js_trim, js_truthy
 
 __all__ = ["build_body", "convert_messages", "convert_tools"]
 
@@ -143,8 +143,9 @@ def convert_tools(tools: list[dict[str, Any]]) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for tool in unique_by_name(tools):
         params = tool["parameters"] if isinstance(tool["parameters"], dict) else {}
-        properties = params.get("properties")
-        required = params.get("required")
+        # ``schema.properties ?? {}``: only a missing or null member is replaced (pi-ai 0.83.0)
+        properties = nullish(params.get("properties", UNDEFINED), {})
+        required = nullish(params.get("required", UNDEFINED), [])
         out.append(
             {
                 "name": tool["name"],
@@ -152,8 +153,8 @@ def convert_tools(tools: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 "eager_input_streaming": True,
                 "input_schema": {
                     "type": "object",
-                    "properties": properties if js_truthy(properties) else {},
-                    "required": required if js_truthy(required) else [],
+                    "properties": properties,
+                    "required": required,
                 },
             }
         )

@@ -89,6 +89,7 @@ def test_every_field_gets_every_json_type() -> None:
         "bashExecution",
         "branchSummary",
         "compactionSummary",
+        "tool",
         *(f"assistant/{who}" for who in generator.IDENTITIES),
     }
 
