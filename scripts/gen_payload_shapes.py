@@ -23,6 +23,7 @@ import copy
 import gzip
 import json
 import os
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -262,6 +263,50 @@ def conversations() -> list[dict[str, Any]]:
                 "systemPrompt": "Be brief.",
                 "tools": tools,
                 "messages": [opener, shaped, anchor, closer],
+            }
+        )
+    return out + pairs()
+
+
+#: how many two-shape conversations are recorded (a fixed seed picks them)
+PAIRS = 400
+
+
+def pairs() -> list[dict[str, Any]]:
+    """Conversations holding two shapes, to pin which failure comes first when several messages are
+    malformed (the estimate reads every message before the transform, which reads every message
+    before the converter).  Every other pair has a usage anchor between the two, so the estimate
+    reads only the second; the thinking level cycles through ``off``, ``medium`` and ``high``."""
+    pool = shapes()
+    rng = random.Random(20261202)
+    out: list[dict[str, Any]] = []
+    for index in range(PAIRS):
+        (name_a, msg_a), (name_b, msg_b) = rng.sample(pool, 2)
+        first = msg_a if ".timestamp=" in name_a else {**msg_a, "timestamp": 2}
+        second = msg_b if ".timestamp=" in name_b else {**msg_b, "timestamp": 4}
+        middle: list[dict[str, Any]] = []
+        if index % 2:
+            middle = [
+                {
+                    **_assistant("foreign", [{"type": "text", "text": "Done."}]),
+                    "usage": dict(ANCHOR_USAGE),
+                    "stopReason": "stop",
+                    "timestamp": 3,
+                }
+            ]
+        out.append(
+            {
+                "id": f"pair:{index}:{name_a}+{name_b}",
+                "systemPrompt": "Be brief.",
+                "tools": [],
+                "thinkingLevel": ("off", "medium", "high")[index % 3],
+                "messages": [
+                    {"role": "user", "content": "Start.", "timestamp": 1},
+                    first,
+                    *middle,
+                    second,
+                    {"role": "user", "content": "Go on.", "timestamp": 5},
+                ],
             }
         )
     return out

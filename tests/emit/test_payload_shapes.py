@@ -29,7 +29,8 @@ ROOT = Path(__file__).resolve().parents[2]
 RECORDING = json.loads(gzip.decompress((Path(__file__).parent / "payload_shapes.json.gz").read_bytes()))
 CASES: dict[str, dict[str, Any]] = {case["id"]: case for case in RECORDING["cases"]}
 POSITIONS = ("estimated", "anchored")
-SHAPES = sorted({case_id.split(":", 1)[1] for case_id in CASES})
+SHAPES = sorted({case_id.split(":", 1)[1] for case_id in CASES if case_id.split(":", 1)[0] in POSITIONS})
+PAIRS = [case_id for case_id in CASES if case_id.startswith("pair:")]
 
 
 def _generator() -> Any:
@@ -60,6 +61,14 @@ def test_shape_matches_the_reference(shape: str, api: str) -> None:
         assert got == CASES[case_id]["payloads"][api], case_id
 
 
+@pytest.mark.parametrize("case_id", PAIRS)
+def test_two_shapes_fail_first_where_the_reference_does(case_id: str) -> None:
+    for api in API_ORDER:
+        got = dict(_section(case_id)[api])
+        got.pop("model")
+        assert got == CASES[case_id]["payloads"][api], api
+
+
 def test_the_recording_is_the_generators() -> None:
     """The recorded conversations are exactly the ones the generator builds today (regenerate the
     recording with ``scripts/gen_payload_shapes.py`` whenever the list of shapes changes)."""
@@ -67,6 +76,11 @@ def test_the_recording_is_the_generators() -> None:
     assert [c["id"] for c in generated] == [c["id"] for c in RECORDING["cases"]]
     assert all(json.loads(json.dumps(c["messages"])) == CASES[c["id"]]["messages"] for c in generated)
     assert RECORDING["reference"] == {"pi-ai": "0.83.0", "node": "v20.20.2"}
+    assert len(PAIRS) == generator_pairs() > 0
+
+
+def generator_pairs() -> int:
+    return int(_generator().PAIRS)
 
 
 def test_every_field_gets_every_json_type() -> None:
