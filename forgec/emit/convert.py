@@ -86,6 +86,7 @@ def is_blank(text: Any) -> bool:
     return not isinstance(text, str) or js_trim(text) == ""
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
 _LONE = re.compile("[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]")
 
 
@@ -95,7 +96,7 @@ def sanitize_surrogates(text: Any) -> str:
     It calls ``text.replace``, so anything but a string fails there (``text.replace is not a
     function``, ``Cannot read properties of undefined (reading 'replace')``)."""
     value = string_method(text, "replace", "text")
-    if not any("\ud800" <= ch <= "\udfff" for ch in value):
+    if _SURROGATE.search(value) is None:  # the common case, found by one C-level scan
         return value
     return _LONE.sub("", value)
 

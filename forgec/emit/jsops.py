@@ -75,6 +75,8 @@ def prop(obj: Any, key: str) -> Any:
     Strings and arrays answer ``length`` (UTF-16 units for strings); every other property of a
     primitive or an array reads as ``undefined`` here (pi-ai reads no other).
     """
+    if type(obj) is dict:  # the common case first: this runs for every field pi-ai reads
+        return obj.get(key, UNDEFINED)
     if _is_nullish(obj):
         raise js_property_error(obj, key)
     if isinstance(obj, dict):
