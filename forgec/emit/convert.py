@@ -34,7 +34,7 @@ from forgec.emit.jsops import (
     to_number,
     trimmed,
 )
-from forgec.js.values import UNDEFINED, is_number, js_len, js_string, js_trim, js_truthy, json_stringify
+from forgec.js.values import UNDEFINED, is_number, js_len, js_string, js_truthy, json_stringify
 
 __all__ = [
     "PayloadError",
@@ -43,7 +43,6 @@ __all__ = [
     "estimate_message_tokens",
     "function_tool",
     "grouped_tool_results",
-    "is_blank",
     "is_tool_result_run",
     "join_item",
     "js_property_error",
@@ -51,14 +50,12 @@ __all__ = [
     "output_token_cap",
     "sanitize_surrogates",
     "short_hash",
-    "text_of",
     "thinking_budget",
     "tool_output_text",
     "tools_json",
     "transform_messages",
     "unique_by_name",
     "usage_anchor",
-    "user_parts",
 ]
 
 IdNormaliser = Callable[[Any, Model, dict[str, Any]], Any]
@@ -79,11 +76,6 @@ class Request:
 
 
 # --- small helpers -------------------------------------------------------------------------------
-
-
-def is_blank(text: Any) -> bool:
-    """``!text || text.trim() === ""`` for a string (JavaScript whitespace set)."""
-    return not isinstance(text, str) or js_trim(text) == ""
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -134,19 +126,8 @@ def _base36(n: int) -> str:
             return out
 
 
-def parts_of(message: dict[str, Any]) -> list[Any]:
-    """The content parts of a message whose content is a list (``[]`` otherwise)."""
-    content = message.get("content")
-    return content if isinstance(content, list) else []
-
-
 def part_type(part: Any) -> Any:
     return part.get("type") if isinstance(part, dict) else None
-
-
-def text_of(parts: list[Any]) -> str:
-    """The texts of the ``text`` parts joined with ``\\n`` (tool-result conversion everywhere)."""
-    return "\n".join(join_item(p.get("text")) for p in parts if part_type(p) == "text")
 
 
 def join_item(value: Any) -> str:
@@ -163,34 +144,8 @@ def _field_text(obj: dict[str, Any], key: str) -> str:
     return value if isinstance(value, str) else js_string(value)
 
 
-def images_of(parts: list[Any]) -> list[dict[str, Any]]:
-    return [p for p in parts if part_type(p) == "image"]
-
-
-def data_url(image: dict[str, Any]) -> str:
-    """``data:${mimeType};base64,${data}`` (a missing field prints ``undefined``, as in JavaScript)."""
-    return f"data:{_field_text(image, 'mimeType')};base64,{_field_text(image, 'data')}"
-
-
 # --- pieces several API builders share (§5–§8) ----------------------------------------------------
 
-PartBuilder = Callable[[dict[str, Any]], dict[str, Any]]
-
-
-def user_parts(
-    msg: dict[str, Any], model: Model, text_part: PartBuilder, image_part: PartBuilder
-) -> list[dict[str, Any]] | None:
-    """A parts-list user message in an API's shapes: ``text`` parts through ``text_part``, every other
-    part through ``image_part`` (dropped for a model without image input); ``None`` when nothing is
-    left, which the Google and both OpenAI builders skip.  Anthropic also drops blank text, so it
-    has its own loop."""
-    parts: list[dict[str, Any]] = []
-    for part in parts_of(msg):
-        if part_type(part) == "text":
-            parts.append(text_part(part))
-        elif model.supports_images:
-            parts.append(image_part(part if isinstance(part, dict) else {}))
-    return parts or None
 
 
 def grouped_tool_results(messages: list[dict[str, Any]]) -> Iterator[list[dict[str, Any]]]:
@@ -306,17 +261,6 @@ def convert_to_llm(messages: list[Any]) -> list[dict[str, Any]]:
             part = {"type": "text", "text": bash_execution_text(msg)}
             out.append(_with_timestamp({"role": "user", "content": [part]}, msg))
     return out
-
-
-def reject_null_parts(messages: list[dict[str, Any]]) -> None:
-    """pi-ai reads ``part.type`` of every content part of every LLM message (the estimate, the shared
-    transform and each builder all start there), so a ``null`` part throws V8's TypeError whatever the
-    target; the context schema admits one (issue 12, point 3).  Called after the estimate, whose own
-    failures (an assistant turn without ``usage``) come first, as they do in pi-ai."""
-    for msg in messages:
-        content = msg.get("content")
-        if isinstance(content, list) and any(part is None for part in content):
-            raise js_property_error(None, "type")
 
 
 # --- §3 output-token cap -------------------------------------------------------------------------
