@@ -188,7 +188,8 @@ def build_request(
         result.diagnostics.append(
             Diagnostic(
                 "error",
-                f"pi-ai fails to build the {target} request: {result.error}{_failure_cause(prompt, result.error)}",
+                f"pi-ai fails to build the {target} request: {result.error}"
+                f"{_failure_cause(target, chosen, prompt, result.error)}",
                 rules.PAYLOAD_REQUEST_FAILED,
                 extra=True,
             )
@@ -206,7 +207,7 @@ def build_request(
     return result
 
 
-def _failure_cause(prompt: Prompt, error: str) -> str:
+def _failure_cause(target: str, model: Model, prompt: Prompt, error: str) -> str:
     """``: compiled message 2 (assistant): …`` naming the message a failed body tripped over, when
     one is known.
 
@@ -223,11 +224,24 @@ def _failure_cause(prompt: Prompt, error: str) -> str:
     ):
         wanted = codes.CONTEXT_TOOL_CALL_ID  # an id normaliser on a call without ``id``
     else:
-        return ""
+        return _shape_culprit(target, model, prompt, error)
     hazards = [h for h in message_hazards(prompt.messages) if h.code == wanted]
     if not hazards:
-        return ""
+        return _shape_culprit(target, model, prompt, error)
     return " -- compiled " + describe_hazard(hazards[0], prompt.messages)
+
+
+def _shape_culprit(target: str, model: Model, prompt: Prompt, error: str) -> str:
+    """The first message that fails the same way on its own: a shape pi-ai cannot read (``content``
+    that is an object, a ``null`` part, a number where text belongs…; issue 12).  Only run once a
+    body has failed, one small request per message."""
+    for index, msg in enumerate(prompt.messages):
+        alone, _ = _run(target, model, Prompt("", [msg], None, prompt.thinking_level, prompt.session_id))
+        if alone.error == error:
+            role = msg.get("role") if isinstance(msg, dict) else None
+            label = f"message {index + 1}" + (f" ({role})" if isinstance(role, str) else "")
+            return f" -- compiled {label}: pi-ai cannot read a field of this message as the type it expects"
+    return ""
 
 
 def emit_body(
