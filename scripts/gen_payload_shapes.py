@@ -265,11 +265,12 @@ def conversations() -> list[dict[str, Any]]:
                 "messages": [opener, shaped, anchor, closer],
             }
         )
-    return out + pairs()
+    return out + pairs() + histories()
 
 
-#: how many two-shape conversations are recorded (a fixed seed picks them)
+#: how many two-shape conversations and longer mixed histories are recorded (fixed seeds pick them)
 PAIRS = 400
+HISTORIES = 200
 
 
 def pairs() -> list[dict[str, Any]]:
@@ -307,6 +308,36 @@ def pairs() -> list[dict[str, Any]]:
                     second,
                     {"role": "user", "content": "Go on.", "timestamp": 5},
                 ],
+            }
+        )
+    return out
+
+
+def histories() -> list[dict[str, Any]]:
+    """Histories of two to six shapes in any order, usage anchors sprinkled between them, with and
+    without a system prompt and a tool, at thinking levels ``off``, ``low`` and ``high``."""
+    pool = shapes()
+    rng = random.Random(12)
+    anchor = {
+        **_assistant("foreign", [{"type": "text", "text": "Done."}]),
+        "usage": dict(ANCHOR_USAGE),
+        "stopReason": "stop",
+    }
+    out: list[dict[str, Any]] = []
+    for index in range(HISTORIES):
+        messages: list[dict[str, Any]] = [{"role": "user", "content": "Start.", "timestamp": 1}]
+        for step in range(rng.randint(2, 6)):
+            name, msg = rng.choice(pool)
+            messages.append(msg if ".timestamp=" in name else {**msg, "timestamp": 2 + step})
+            if rng.random() < 0.25:
+                messages.append({**anchor, "timestamp": 2 + step})
+        out.append(
+            {
+                "id": f"history:{index}",
+                "systemPrompt": rng.choice(["", "Be brief."]),
+                "tools": rng.choice([[], [TOOL]]),
+                "thinkingLevel": rng.choice(["off", "low", "high"]),
+                "messages": messages,
             }
         )
     return out

@@ -31,6 +31,7 @@ CASES: dict[str, dict[str, Any]] = {case["id"]: case for case in RECORDING["case
 POSITIONS = ("estimated", "anchored")
 SHAPES = sorted({case_id.split(":", 1)[1] for case_id in CASES if case_id.split(":", 1)[0] in POSITIONS})
 PAIRS = [case_id for case_id in CASES if case_id.startswith("pair:")]
+HISTORIES = [case_id for case_id in CASES if case_id.startswith("history:")]
 
 
 def _generator() -> Any:
@@ -61,8 +62,8 @@ def test_shape_matches_the_reference(shape: str, api: str) -> None:
         assert got == CASES[case_id]["payloads"][api], case_id
 
 
-@pytest.mark.parametrize("case_id", PAIRS)
-def test_two_shapes_fail_first_where_the_reference_does(case_id: str) -> None:
+@pytest.mark.parametrize("case_id", PAIRS + HISTORIES)
+def test_several_shapes_fail_first_where_the_reference_does(case_id: str) -> None:
     for api in API_ORDER:
         got = dict(_section(case_id)[api])
         got.pop("model")
@@ -76,11 +77,8 @@ def test_the_recording_is_the_generators() -> None:
     assert [c["id"] for c in generated] == [c["id"] for c in RECORDING["cases"]]
     assert all(json.loads(json.dumps(c["messages"])) == CASES[c["id"]]["messages"] for c in generated)
     assert RECORDING["reference"] == {"pi-ai": "0.83.0", "node": "v20.20.2"}
-    assert len(PAIRS) == generator_pairs() > 0
-
-
-def generator_pairs() -> int:
-    return int(_generator().PAIRS)
+    generator = _generator()
+    assert (len(PAIRS), len(HISTORIES)) == (generator.PAIRS, generator.HISTORIES)
 
 
 def test_every_field_gets_every_json_type() -> None:
