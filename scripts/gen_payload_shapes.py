@@ -265,7 +265,7 @@ def conversations() -> list[dict[str, Any]]:
                 "messages": [opener, shaped, anchor, closer],
             }
         )
-    return out + pairs() + histories()
+    return out + pairs() + histories() + edges()
 
 
 #: how many two-shape conversations and longer mixed histories are recorded (fixed seeds pick them)
@@ -341,6 +341,31 @@ def histories() -> list[dict[str, Any]]:
             }
         )
     return out
+
+
+def edges() -> list[dict[str, Any]]:
+    """Values nested one level deeper than the table's: an array tool-call id holding ``"|"`` (it
+    passes ``includes`` and fails later), and an own-turn Chat Completions thinking signature that
+    names a field of the message it is written into (``role``, ``content``) or is an array."""
+    opener = {"role": "user", "content": "Start.", "timestamp": 1}
+
+    def turn(identity: str, call_id: Any, signature: Any) -> dict[str, Any]:
+        parts = _assistant_parts()
+        parts[0]["thinkingSignature"] = signature
+        parts[2]["id"] = call_id
+        return {**_assistant(identity, parts), "timestamp": 2}
+
+    variants = {
+        "array-id-with-pipe": turn("foreign", ["call_1", "|"], REASONING),
+        "array-id-pipe-only": turn("foreign", ["|"], REASONING),
+        "signature-role": turn("openrouter", "call_1", "role"),
+        "signature-content": turn("openrouter", "call_1", "content"),
+        "signature-array": turn("openrouter", "call_1", ["x", "y"]),
+    }
+    return [
+        {"id": f"edge:{name}", "systemPrompt": "Be brief.", "tools": [], "messages": [opener, msg]}
+        for name, msg in variants.items()
+    ]
 
 
 def main() -> int:

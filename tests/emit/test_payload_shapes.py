@@ -31,7 +31,7 @@ CASES: dict[str, dict[str, Any]] = {case["id"]: case for case in RECORDING["case
 POSITIONS = ("estimated", "anchored")
 SHAPES = sorted({case_id.split(":", 1)[1] for case_id in CASES if case_id.split(":", 1)[0] in POSITIONS})
 PAIRS = [case_id for case_id in CASES if case_id.startswith("pair:")]
-HISTORIES = [case_id for case_id in CASES if case_id.startswith("history:")]
+HISTORIES = [case_id for case_id in CASES if case_id.startswith(("history:", "edge:"))]
 
 
 def _generator() -> Any:
@@ -78,7 +78,7 @@ def test_the_recording_is_the_generators() -> None:
     assert all(json.loads(json.dumps(c["messages"])) == CASES[c["id"]]["messages"] for c in generated)
     assert RECORDING["reference"] == {"pi-ai": "0.83.0", "node": "v20.20.2"}
     generator = _generator()
-    assert (len(PAIRS), len(HISTORIES)) == (generator.PAIRS, generator.HISTORIES)
+    assert (len(PAIRS), len(HISTORIES)) == (generator.PAIRS, generator.HISTORIES + len(generator.edges()))
 
 
 def test_every_field_gets_every_json_type() -> None:
