@@ -5,7 +5,7 @@ types its TypeScript declares.  Where it reads a property of ``null``, calls a s
 number or iterates an object, V8 throws, and the reference records that error instead of a body.
 These helpers perform each such operation the way JavaScript does -- including what it *accepts*
 (arrays have ``includes`` and ``length``, strings are iterable, ``JSON.stringify`` drops
-``undefined``) -- and raise :class:`~forgec.emit.convert.PayloadError` with the text V8 would print.
+``undefined``) -- and raise :class:`PayloadError` with the text V8 would print.
 
 V8 names the failing operand by its source text (``msg.content.map is not a function``,
 ``content is not iterable``), so each helper takes the expression as pi-ai's code spells it; the
