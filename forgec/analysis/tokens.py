@@ -163,6 +163,17 @@ def _message_text(msg: dict[str, Any]) -> str:
     return "".join(pieces)
 
 
+def _message_estimate(msg: dict[str, Any]) -> float:
+    """pi-ai's estimate of one message, NaN (shown as unknown) where pi-ai would throw on its shape
+    (``content is not iterable``…): the report still lists the other messages."""
+    from forgec.emit.convert import PayloadError, estimate_message_tokens
+
+    try:
+        return estimate_message_tokens(msg)
+    except PayloadError:
+        return math.nan
+
+
 def count_tokens(result: CompileResult, target: str, *, model: Any = None, catalog: Any = None, real: bool = True) -> TokenReport:
     """Count the request ``result`` makes for ``target`` (its reference model unless ``model``)."""
     from forgec.emit import active_tools, resolve_model
@@ -170,7 +181,6 @@ def count_tokens(result: CompileResult, target: str, *, model: Any = None, catal
         PayloadError,
         context_estimate,
         convert_to_llm,
-        estimate_message_tokens,
         tools_json,
         usage_anchor,
     )
@@ -195,14 +205,14 @@ def count_tokens(result: CompileResult, target: str, *, model: Any = None, catal
     system_estimate = math.ceil(js_len(system) / 4) if system else 0
     tools_estimate = math.ceil(js_len(listed) / 4) if tools else 0
     if request is not None and request < 0:
-        request = whole_tokens(system_estimate + tools_estimate + sum(estimate_message_tokens(m) for m in all_llm))
+        request = whole_tokens(system_estimate + tools_estimate + sum(_message_estimate(m) for m in all_llm))
     encoding = encoding_for_model(chosen.id) if chosen.api.startswith("openai") else None
     counter, note = real_counter(encoding) if real else (None, "real counts not asked for")
     if encoding is None and real:
         note = f"no real count: {chosen.key} is not an OpenAI model with a known tokenizer; estimates only"
     messages = [
         MessageTokens(
-            index, role, label, whole_tokens(sum(estimate_message_tokens(m) for m in llm)),
+            index, role, label, whole_tokens(sum(_message_estimate(m) for m in llm)),
             sum(counter.count(_message_text(m)) for m in llm) if counter is not None else None,
         )
         for index, role, label, llm in per_message

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from forgec.codecs.catalog import Catalog, CatalogError, Model, clamp_thinking_level, default_catalog
 from forgec.diagnostics import Diagnostic
-from forgec.emit.convert import PayloadError, Request, convert_to_llm, output_token_cap, reject_null_parts
+from forgec.emit.convert import PayloadError, Request, convert_to_llm, output_token_cap
 from forgec.emit.openai_responses import DEFAULT_SESSION_ID
 from forgec.model import API_ORDER
 from forgec.rules import payloads as rules
@@ -149,7 +149,6 @@ def _run(target: str, model: Model, prompt: Prompt) -> tuple[PayloadResult, Requ
         llm_messages = convert_to_llm(prompt.messages)
         active = active_tools(prompt.tools)
         cap, estimate = output_token_cap(model, prompt.system_prompt, llm_messages, active)
-        reject_null_parts(llm_messages)
         request = Request(
             prompt.system_prompt, llm_messages, active, level, model, cap, estimate, prompt.session_id
         )
@@ -189,7 +188,8 @@ def build_request(
         result.diagnostics.append(
             Diagnostic(
                 "error",
-                f"pi-ai fails to build the {target} request: {result.error}{_failure_cause(prompt, result.error)}",
+                f"pi-ai fails to build the {target} request: {result.error}"
+                f"{_failure_cause(target, chosen, prompt, result.error)}",
                 rules.PAYLOAD_REQUEST_FAILED,
                 extra=True,
             )
@@ -207,7 +207,7 @@ def build_request(
     return result
 
 
-def _failure_cause(prompt: Prompt, error: str) -> str:
+def _failure_cause(target: str, model: Model, prompt: Prompt, error: str) -> str:
     """``: compiled message 2 (assistant): …`` naming the message a failed body tripped over, when
     one is known.
 
@@ -219,14 +219,29 @@ def _failure_cause(prompt: Prompt, error: str) -> str:
 
     if "(reading 'totalTokens')" in error:
         wanted = codes.CONTEXT_USAGE_MISSING
-    elif error.startswith("Cannot read properties of"):
-        wanted = codes.CONTEXT_TOOL_CALL_ID
+    elif error.startswith("Cannot read properties of undefined") and error.endswith(
+        ("(reading 'includes')", "(reading 'replace')", "(reading 'split')")
+    ):
+        wanted = codes.CONTEXT_TOOL_CALL_ID  # an id normaliser on a call without ``id``
     else:
-        return ""
+        return _shape_culprit(target, model, prompt, error)
     hazards = [h for h in message_hazards(prompt.messages) if h.code == wanted]
     if not hazards:
-        return ""
+        return _shape_culprit(target, model, prompt, error)
     return " -- compiled " + describe_hazard(hazards[0], prompt.messages)
+
+
+def _shape_culprit(target: str, model: Model, prompt: Prompt, error: str) -> str:
+    """The first message that fails the same way on its own: a shape pi-ai cannot read (``content``
+    that is an object, a ``null`` part, a number where text belongs…; issue 12).  Only run once a
+    body has failed, one small request per message."""
+    for index, msg in enumerate(prompt.messages):
+        alone, _ = _run(target, model, Prompt("", [msg], None, prompt.thinking_level, prompt.session_id))
+        if alone.error == error:
+            role = msg.get("role") if isinstance(msg, dict) else None
+            label = f"message {index + 1}" + (f" ({role})" if isinstance(role, str) else "")
+            return f" -- compiled {label}: pi-ai cannot read a field of this message as the type it expects"
+    return ""
 
 
 def emit_body(

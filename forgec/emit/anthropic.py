@@ -13,20 +13,17 @@ from forgec.emit.convert import (
     Request,
     clamp_output,
     grouped_tool_results,
-    is_blank,
     is_tool_result_run,
-    join_item,
     js_max,
     js_min,
-    part_type,
-    parts_of,
     sanitize_surrogates,
     thinking_budget,
     transform_messages,
     unique_by_name,
 )
 from forgec.emit.ids import anthropic_id
-from forgec.js.values import js_truthy
+from forgec.emit.jsops import array_method, iterate, join_piece, nullish, prop, put, trimmed
+from forgec.js.values import UNDEFINED, js_trim, js_truthy
 
 __all__ = ["build_body", "convert_messages", "convert_tools"]
 
@@ -34,12 +31,10 @@ CACHE_CONTROL: Final = {"type": "ephemeral"}
 DEFAULT_BUDGETS: Final = {"minimal": 1024, "low": 2048, "medium": 8192, "high": 16384}
 
 
-def _image_block(part: dict[str, Any]) -> dict[str, Any]:
+def _image_block(part: Any) -> dict[str, Any]:
     source: dict[str, Any] = {"type": "base64"}
-    if "mimeType" in part:
-        source["media_type"] = part["mimeType"]
-    if "data" in part:
-        source["data"] = part["data"]
+    put(source, "media_type", prop(part, "mimeType"))
+    put(source, "data", prop(part, "data"))
     return {"type": "image", "source": source}
 
 
@@ -48,89 +43,77 @@ def _text_block(text: Any) -> dict[str, Any]:
 
 
 def _user(msg: dict[str, Any]) -> dict[str, Any] | None:
-    content = msg.get("content")
+    content = prop(msg, "content")
     if isinstance(content, str):
-        if is_blank(content):
+        if js_trim(content) == "":
             return None
         return {"role": "user", "content": sanitize_surrogates(content)}
-    blocks: list[dict[str, Any]] = []
-    for part in parts_of(msg):
-        if part_type(part) == "text":
-            if not is_blank(part.get("text")):
-                blocks.append(_text_block(part.get("text")))
-        else:
-            blocks.append(_image_block(part if isinstance(part, dict) else {}))
+    blocks = [
+        _text_block(prop(item, "text")) if prop(item, "type") == "text" else _image_block(item)
+        for item in array_method(content, "map", "msg.content")
+    ]
+    blocks = [b for b in blocks if b["type"] != "text" or js_trim(b["text"]) != ""]
     if not blocks:
         return None
     return {"role": "user", "content": blocks}
 
 
+def _thinking(block: Any) -> dict[str, Any] | None:
+    if js_truthy(prop(block, "redacted")):
+        out: dict[str, Any] = {"type": "redacted_thinking"}
+        put(out, "data", prop(block, "thinkingSignature"))
+        return out
+    signature = prop(block, "thinkingSignature")
+    signed = js_truthy(signature) and trimmed(signature, "thinkingSignature") != ""
+    thinking = prop(block, "thinking")
+    if trimmed(thinking, "block.thinking") == "" and not signed:
+        return None
+    if not signed:
+        return _text_block(thinking)
+    return {"type": "thinking", "thinking": sanitize_surrogates(thinking), "signature": signature}
+
+
 def _assistant(msg: dict[str, Any]) -> dict[str, Any] | None:
     blocks: list[dict[str, Any]] = []
-    for part in parts_of(msg):
-        kind = part_type(part)
+    for block in iterate(prop(msg, "content"), "msg.content"):
+        kind = prop(block, "type")
         if kind == "text":
-            if not is_blank(part.get("text")):
-                blocks.append(_text_block(part.get("text")))
+            if trimmed(prop(block, "text"), "block.text") != "":
+                blocks.append(_text_block(prop(block, "text")))
         elif kind == "thinking":
-            signature = part.get("thinkingSignature")
-            if js_truthy(part.get("redacted")):
-                block: dict[str, Any] = {"type": "redacted_thinking"}
-                if "thinkingSignature" in part:
-                    block["data"] = signature
-                blocks.append(block)
-                continue
-            signed = not is_blank(signature)
-            thinking = part.get("thinking")
-            if is_blank(thinking) and not signed:
-                continue
-            if not signed:
-                blocks.append(_text_block(thinking))
-            else:
-                blocks.append(
-                    {"type": "thinking", "thinking": sanitize_surrogates(thinking), "signature": signature}
-                )
+            converted = _thinking(block)
+            if converted is not None:
+                blocks.append(converted)
         elif kind == "toolCall":
-            block = {"type": "tool_use"}
-            if "id" in part:
-                block["id"] = part["id"]
-            if "name" in part:
-                block["name"] = part["name"]
-            args = part.get("arguments")
-            block["input"] = args if js_truthy(args) else {}
-            blocks.append(block)
+            out: dict[str, Any] = {"type": "tool_use"}
+            put(out, "id", prop(block, "id"))
+            put(out, "name", prop(block, "name"))
+            out["input"] = nullish(prop(block, "arguments"), {})
+            blocks.append(out)
     if not blocks:
         return None
     return {"role": "assistant", "content": blocks}
 
 
-def _tool_result_content(parts: list[Any]) -> Any:
-    """pi-ai's ``convertContentBlocks``: without images, the ``text`` of every part joined with
-    ``\n`` (a part without text joins as ``""``); with images, one block per part (any non-text
+def _tool_result_content(content: Any) -> Any:
+    """pi-ai's ``convertContentBlocks``: without images, the ``text`` of every block joined with
+    ``\n`` (a block without text joins as ``""``); with images, one block per part (any non-text
     part is an image), led by a placeholder when no text part exists."""
-    if not any(part_type(p) == "image" for p in parts):
-        return sanitize_surrogates(
-            "\n".join(join_item(p.get("text") if isinstance(p, dict) else None) for p in parts)
-        )
-    blocks = [
-        _text_block(p.get("text"))
-        if part_type(p) == "text"
-        else _image_block(p if isinstance(p, dict) else {})
-        for p in parts
-    ]
-    if not any(part_type(p) == "text" for p in parts):
+    parts = array_method(content, "some", "content")
+    if not any(prop(p, "type") == "image" for p in parts):
+        return sanitize_surrogates("\n".join(join_piece(prop(p, "text")) for p in parts))
+    blocks = [_text_block(prop(p, "text")) if prop(p, "type") == "text" else _image_block(p) for p in parts]
+    if not any(b["type"] == "text" for b in blocks):
         blocks.insert(0, {"type": "text", "text": "(see attached image)"})
     return blocks
 
 
 def _tool_result(msg: dict[str, Any]) -> dict[str, Any]:
-    content = _tool_result_content(parts_of(msg))
+    content = _tool_result_content(prop(msg, "content"))
     block: dict[str, Any] = {"type": "tool_result"}
-    if "toolCallId" in msg:
-        block["tool_use_id"] = msg["toolCallId"]
+    put(block, "tool_use_id", prop(msg, "toolCallId"))
     block["content"] = content
-    if "isError" in msg:
-        block["is_error"] = msg["isError"]
+    put(block, "is_error", prop(msg, "isError"))
     return block
 
 
@@ -160,8 +143,9 @@ def convert_tools(tools: list[dict[str, Any]]) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for tool in unique_by_name(tools):
         params = tool["parameters"] if isinstance(tool["parameters"], dict) else {}
-        properties = params.get("properties")
-        required = params.get("required")
+        # ``schema.properties ?? {}``: only a missing or null member is replaced (pi-ai 0.83.0)
+        properties = nullish(params.get("properties", UNDEFINED), {})
+        required = nullish(params.get("required", UNDEFINED), [])
         out.append(
             {
                 "name": tool["name"],
@@ -169,8 +153,8 @@ def convert_tools(tools: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 "eager_input_streaming": True,
                 "input_schema": {
                     "type": "object",
-                    "properties": properties if js_truthy(properties) else {},
-                    "required": required if js_truthy(required) else [],
+                    "properties": properties,
+                    "required": required,
                 },
             }
         )

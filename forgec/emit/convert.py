@@ -19,8 +19,22 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from forgec.codecs.catalog import Model
-from forgec.errors import EXIT_FAILED, ForgecError
-from forgec.js.values import UNDEFINED, is_number, js_len, js_string, js_trim, js_truthy, json_stringify
+from forgec.emit.jsops import (
+    PayloadError,
+    array_method,
+    iterate,
+    js_add,
+    js_gt,
+    js_property_error,
+    js_strict_equal,
+    map_key,
+    prop,
+    put,
+    string_method,
+    to_number,
+    trimmed,
+)
+from forgec.js.values import UNDEFINED, is_number, js_len, js_string, js_truthy, json_stringify
 
 __all__ = [
     "PayloadError",
@@ -29,7 +43,6 @@ __all__ = [
     "estimate_message_tokens",
     "function_tool",
     "grouped_tool_results",
-    "is_blank",
     "is_tool_result_run",
     "join_item",
     "js_property_error",
@@ -37,26 +50,15 @@ __all__ = [
     "output_token_cap",
     "sanitize_surrogates",
     "short_hash",
-    "text_of",
     "thinking_budget",
     "tool_output_text",
     "tools_json",
     "transform_messages",
     "unique_by_name",
     "usage_anchor",
-    "user_parts",
 ]
 
 IdNormaliser = Callable[[Any, Model, dict[str, Any]], Any]
-
-
-class PayloadError(ForgecError):
-    """pi-ai threw before the body was complete; the text becomes ``payloads.<api>.error``.
-
-    Exit code 1: the input compiled, but the request pi-ai would build from it fails.
-    """
-
-    exit_code = EXIT_FAILED
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,36 +75,22 @@ class Request:
     session_id: str
 
 
-def js_property_error(value: Any, prop: str) -> PayloadError:
-    """V8's TypeError for reading a property of ``undefined``/``null``."""
-    kind = "null" if value is None else "undefined"
-    return PayloadError(f"Cannot read properties of {kind} (reading '{prop}')")
-
-
 # --- small helpers -------------------------------------------------------------------------------
 
 
-def is_blank(text: Any) -> bool:
-    """``!text || text.trim() === ""`` for a string (JavaScript whitespace set)."""
-    return not isinstance(text, str) or js_trim(text) == ""
-
-
+_SURROGATE = re.compile("[\ud800-\udfff]")
 _LONE = re.compile("[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]")
 
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def sanitize_surrogates(text: Any) -> Any:
+def sanitize_surrogates(text: Any) -> str:
     """pi-ai's ``sanitizeSurrogates``: drop unpaired UTF-16 surrogates (no-op on valid strings).
 
-    Every text of every message goes through here once per provider body, so the test is two C
-    calls -- ``isascii`` (most texts), then one regex search for any surrogate -- instead of a
-    per-character generator, which was ~11 % of a compile with payloads.
-    """
-    if not isinstance(text, str) or text.isascii() or _SURROGATE.search(text) is None:
-        return text
-    return _LONE.sub("", text)
+    It calls ``text.replace``, so anything but a string fails there (``text.replace is not a
+    function``, ``Cannot read properties of undefined (reading 'replace')``)."""
+    value = string_method(text, "replace", "text")
+    if value.isascii() or _SURROGATE.search(value) is None:  # the common cases: two C-level checks
+        return value
+    return _LONE.sub("", value)
 
 
 _ID_UNSAFE = re.compile(r"[^A-Za-z0-9_-]")
@@ -138,19 +126,8 @@ def _base36(n: int) -> str:
             return out
 
 
-def parts_of(message: dict[str, Any]) -> list[Any]:
-    """The content parts of a message whose content is a list (``[]`` otherwise)."""
-    content = message.get("content")
-    return content if isinstance(content, list) else []
-
-
 def part_type(part: Any) -> Any:
     return part.get("type") if isinstance(part, dict) else None
-
-
-def text_of(parts: list[Any]) -> str:
-    """The texts of the ``text`` parts joined with ``\\n`` (tool-result conversion everywhere)."""
-    return "\n".join(join_item(p.get("text")) for p in parts if part_type(p) == "text")
 
 
 def join_item(value: Any) -> str:
@@ -167,34 +144,8 @@ def _field_text(obj: dict[str, Any], key: str) -> str:
     return value if isinstance(value, str) else js_string(value)
 
 
-def images_of(parts: list[Any]) -> list[dict[str, Any]]:
-    return [p for p in parts if part_type(p) == "image"]
-
-
-def data_url(image: dict[str, Any]) -> str:
-    """``data:${mimeType};base64,${data}`` (a missing field prints ``undefined``, as in JavaScript)."""
-    return f"data:{_field_text(image, 'mimeType')};base64,{_field_text(image, 'data')}"
-
-
 # --- pieces several API builders share (§5–§8) ----------------------------------------------------
 
-PartBuilder = Callable[[dict[str, Any]], dict[str, Any]]
-
-
-def user_parts(
-    msg: dict[str, Any], model: Model, text_part: PartBuilder, image_part: PartBuilder
-) -> list[dict[str, Any]] | None:
-    """A parts-list user message in an API's shapes: ``text`` parts through ``text_part``, every other
-    part through ``image_part`` (dropped for a model without image input); ``None`` when nothing is
-    left, which the Google and both OpenAI builders skip.  Anthropic also drops blank text, so it
-    has its own loop."""
-    parts: list[dict[str, Any]] = []
-    for part in parts_of(msg):
-        if part_type(part) == "text":
-            parts.append(text_part(part))
-        elif model.supports_images:
-            parts.append(image_part(part if isinstance(part, dict) else {}))
-    return parts or None
 
 
 def grouped_tool_results(messages: list[dict[str, Any]]) -> Iterator[list[dict[str, Any]]]:
@@ -312,40 +263,12 @@ def convert_to_llm(messages: list[Any]) -> list[dict[str, Any]]:
     return out
 
 
-def reject_null_parts(messages: list[dict[str, Any]]) -> None:
-    """pi-ai reads ``part.type`` of every content part of every LLM message (the estimate, the shared
-    transform and each builder all start there), so a ``null`` part throws V8's TypeError whatever the
-    target; the context schema admits one (issue 12, point 3).  Called after the estimate, whose own
-    failures (an assistant turn without ``usage``) come first, as they do in pi-ai."""
-    for msg in messages:
-        content = msg.get("content")
-        if isinstance(content, list) and any(part is None for part in content):
-            raise js_property_error(None, "type")
-
-
 # --- §3 output-token cap -------------------------------------------------------------------------
 
 
 def _to_number(value: Any) -> float:
-    """JavaScript ``ToNumber`` for the primitives a timestamp or usage field may hold."""
-    if value is None:
-        return 0.0
-    if value is True or value is False:
-        return float(value)
-    if isinstance(value, (int, float)):
-        try:
-            return float(value)
-        except OverflowError:
-            return math.inf if value > 0 else -math.inf
-    if isinstance(value, str):
-        text = js_trim(value)
-        if text == "":
-            return 0.0
-        try:
-            return float(text) if not text.lower().startswith(("inf", "+inf", "-inf", "nan")) else math.nan
-        except ValueError:
-            return math.nan
-    return math.nan
+    """JavaScript ``ToNumber`` of a timestamp or usage field (kept for the analyses' callers)."""
+    return to_number(value)
 
 
 def _ceil_quarter(chars: float) -> float:
@@ -363,79 +286,83 @@ def js_min(*values: float) -> float:
     return math.nan if any(math.isnan(v) for v in values) else min(values)
 
 
-def _name_length(name: Any) -> float:
-    """``block.name.length`` of a tool call: a string's UTF-16 length, an array's length, ``NaN`` for a
-    number, boolean or object (``undefined`` added to a number; issue 12).  A missing or ``null`` name
-    counts 0 as before: no recorded case shows what pi-ai does there."""
-    if isinstance(name, str):
-        return js_len(name)
-    if isinstance(name, list):
-        return len(name)
-    if name is None or name is UNDEFINED:
-        return 0
-    return math.nan
+def _length(value: Any) -> float:
+    """``value.length`` added to a count: a string's UTF-16 length, an array's length, ``NaN`` for
+    any other value (``undefined`` added to a number); ``null``/``undefined`` throw (issue 12)."""
+    length = prop(value, "length")
+    return math.nan if length is UNDEFINED else float(length)
+
+
+def _content_chars(content: Any) -> float:
+    """pi-ai's ``estimateTextAndImageContentChars``: a string's length, else every block of the
+    iterable (a text block's ``text.length``, 4800 for any other block)."""
+    if isinstance(content, str):
+        return js_len(content)
+    chars = 0.0
+    for block in iterate(content, "content"):
+        chars += _length(prop(block, "text")) if prop(block, "type") == "text" else 4800
+    return chars
 
 
 def estimate_message_tokens(msg: dict[str, Any]) -> float:
-    """pi-ai's per-message ``estimateTokens``: ``ceil(chars / 4)``, images count 4800 chars."""
+    """pi-ai's per-message ``estimateMessageTokens``: ``ceil(chars / 4)``, images count 4800 chars.
+
+    Written as pi-ai 0.83.0 reads the message, so a shape it does not expect fails or counts ``NaN``
+    exactly where it does (``content is not iterable``, ``Cannot read properties of undefined
+    (reading 'length')``)."""
     role = msg.get("role")
-    chars: float = 0
-    content = msg.get("content")
     if role in ("user", "toolResult"):
-        if isinstance(content, str):
-            chars = js_len(content)
-        elif isinstance(content, list):
-            for part in content:
-                if part_type(part) == "text":
-                    chars += js_len(join_item(part.get("text")))
-                else:
-                    chars += 4800
-    elif role == "assistant" and isinstance(content, list):
-        for part in content:
-            kind = part_type(part)
-            if kind == "text":
-                chars += js_len(join_item(part.get("text")))
-            elif kind == "thinking":
-                chars += js_len(join_item(part.get("thinking")))
-            elif isinstance(part, dict):
-                args = json_stringify(part["arguments"]) if "arguments" in part else None
-                chars += _name_length(part.get("name")) + (9 if args is None else js_len(args))
+        return _ceil_quarter(_content_chars(prop(msg, "content")))
+    chars = 0.0
+    for block in iterate(prop(msg, "content"), "message.content"):
+        kind = prop(block, "type")
+        if kind == "text":
+            chars += _length(prop(block, "text"))
+        elif kind == "thinking":
+            chars += _length(prop(block, "thinking"))
+        else:
+            name_length = _length(prop(block, "name"))
+            args = json_stringify(prop(block, "arguments"))
+            chars += name_length + js_len("undefined" if args is None else args)
     return _ceil_quarter(chars)
 
 
-def _usage_total(msg: dict[str, Any]) -> float:
-    """``usage.totalTokens || input + output + cacheRead + cacheWrite`` (a missing field is NaN)."""
-    if "usage" not in msg:
-        raise js_property_error(UNDEFINED, "totalTokens")
-    usage = msg["usage"]
-    if usage is None:
-        raise js_property_error(None, "totalTokens")
-
-    def field(name: str) -> float:
-        # a property of a string, number or array that is not an object field reads as undefined
-        return _to_number(usage[name]) if isinstance(usage, dict) and name in usage else math.nan
-
-    total = field("totalTokens")
-    if total and not math.isnan(total):
+def _usage_value(msg: dict[str, Any]) -> Any:
+    """``usage.totalTokens || usage.input + usage.output + usage.cacheRead + usage.cacheWrite``, with
+    JavaScript's ``||`` and ``+`` (a string field concatenates; a missing one makes ``NaN``)."""
+    usage = prop(msg, "usage")
+    total = prop(usage, "totalTokens")
+    if js_truthy(total):
         return total
-    return field("input") + field("output") + field("cacheRead") + field("cacheWrite")
+    value = js_add(prop(usage, "input"), prop(usage, "output"))
+    value = js_add(value, prop(usage, "cacheRead"))
+    return js_add(value, prop(usage, "cacheWrite"))
+
+
+def _usage_total(msg: dict[str, Any]) -> float:
+    """The usage total as a number (``NaN`` where JavaScript's would not be one)."""
+    return to_number(_usage_value(msg))
+
+
+def _anchor_walk(messages: list[dict[str, Any]]) -> tuple[int, Any] | None:
+    """pi-ai's ``getLastAssistantUsageInfo``: the last qualifying assistant turn and its raw usage total."""
+    latest = -math.inf
+    anchor: tuple[int, Any] | None = None
+    for index, msg in enumerate(messages):
+        stamp = to_number(prop(msg, "timestamp"))
+        if msg.get("role") == "assistant":
+            stop = prop(msg, "stopReason")
+            if stamp >= latest and stop != "aborted" and stop != "error":
+                total = _usage_value(msg)
+                if js_gt(total, 0):
+                    anchor = (index, total)
+        latest = math.nan if math.isnan(stamp) or math.isnan(latest) else max(latest, stamp)
+    return anchor
 
 
 def _usage_anchor(messages: list[dict[str, Any]]) -> tuple[int, float] | None:
-    latest = -math.inf
-    anchor: tuple[int, float] | None = None
-    for index, msg in enumerate(messages):
-        stamp = _to_number(msg["timestamp"]) if "timestamp" in msg else math.nan
-        if (
-            msg.get("role") == "assistant"
-            and stamp >= latest
-            and msg.get("stopReason") not in ("error", "aborted")
-        ):
-            total = _usage_total(msg)
-            if total > 0:
-                anchor = (index, total)
-        latest = math.nan if math.isnan(stamp) or math.isnan(latest) else max(latest, stamp)
-    return anchor
+    anchor = _anchor_walk(messages)
+    return None if anchor is None else (anchor[0], to_number(anchor[1]))
 
 
 def _tools_json(tools: list[dict[str, Any]]) -> str:
@@ -459,12 +386,21 @@ usage_anchor = _usage_anchor
 def context_estimate(
     system_prompt: str, messages: list[dict[str, Any]], tools: list[dict[str, Any]]
 ) -> float:
-    """The token estimate behind the output cap (usage anchor, else characters)."""
-    anchor = _usage_anchor(messages)
+    """The token estimate behind the output cap (usage anchor, else characters).
+
+    With an anchor pi-ai adds with JavaScript's ``+``: a usage total that is a string concatenates
+    (``"7" + 3`` is ``"73"``, then ``+ 0`` for the added tools) before the subtraction makes a number.
+    """
+    anchor = _anchor_walk(messages)
     if anchor is not None:
         index, total = anchor
-        return total + sum(estimate_message_tokens(m) for m in messages[index + 1 :])
-    estimate = sum(estimate_message_tokens(m) for m in messages)
+        trailing = 0.0
+        for msg in messages[index + 1 :]:
+            trailing += estimate_message_tokens(msg)
+        return to_number(js_add(js_add(total, trailing), 0))
+    estimate = 0.0
+    for msg in messages:
+        estimate += estimate_message_tokens(msg)
     if system_prompt:
         estimate += _ceil_quarter(js_len(system_prompt))
     if tools:
@@ -519,9 +455,53 @@ def _prepare(msg: dict[str, Any], model: Model) -> dict[str, Any]:
 
 
 def is_own_turn(msg: dict[str, Any], model: Model) -> bool:
+    """``provider``, ``api`` and ``model`` all equal the target's (``===``)."""
     return (
-        msg.get("provider") == model.provider and msg.get("api") == model.api and msg.get("model") == model.id
+        js_strict_equal(msg.get("provider", UNDEFINED), model.provider)
+        and js_strict_equal(msg.get("api", UNDEFINED), model.api)
+        and js_strict_equal(msg.get("model", UNDEFINED), model.id)
     )
+
+
+def _transform_block(
+    block: Any,
+    msg: dict[str, Any],
+    own: bool,
+    model: Model,
+    normalise: IdNormaliser | None,
+    id_map: dict[Any, Any],
+) -> Any:
+    """One block through pass 1's ``flatMap`` callback: a block, or a list to splice in."""
+    kind = prop(block, "type")
+    if kind == "thinking":
+        if js_truthy(prop(block, "redacted")):
+            return block if own else []
+        if own and js_truthy(prop(block, "thinkingSignature")):
+            return block
+        thinking = prop(block, "thinking")
+        if not js_truthy(thinking) or trimmed(thinking, "block.thinking") == "":
+            return []
+        if own:
+            return block
+        return {"type": "text", "text": thinking}
+    if kind == "text":
+        if own:
+            return block
+        out: dict[str, Any] = {"type": "text"}
+        put(out, "text", prop(block, "text"))
+        return out
+    if kind == "toolCall":
+        call = block
+        if not own and js_truthy(prop(block, "thoughtSignature")):
+            call = {k: v for k, v in block.items() if k != "thoughtSignature"}
+        if not own and normalise is not None:
+            old_id = prop(block, "id")
+            new_id = normalise(old_id, model, msg)
+            if not js_strict_equal(new_id, old_id):
+                id_map[map_key(old_id)] = new_id
+                call = {**call, "id": new_id}
+        return call
+    return block
 
 
 def _transform_assistant(
@@ -529,50 +509,20 @@ def _transform_assistant(
 ) -> dict[str, Any]:
     own = is_own_turn(msg, model)
     parts: list[Any] = []
-    for part in parts_of(msg):
-        kind = part_type(part)
-        if kind == "thinking":
-            if js_truthy(part.get("redacted")):
-                if own:
-                    parts.append(part)
-                continue
-            if own and js_truthy(part.get("thinkingSignature")):
-                parts.append(part)
-                continue
-            thinking = part.get("thinking")
-            if is_blank(thinking):
-                continue
-            parts.append(part if own else {"type": "text", "text": thinking})
-        elif kind == "text":
-            parts.append(part if own else {"type": "text", "text": part.get("text")})
-        elif kind == "toolCall":
-            call = part
-            if not own and js_truthy(call.get("thoughtSignature")):
-                call = {k: v for k, v in call.items() if k != "thoughtSignature"}
-            if not own and normalise is not None:
-                old_id = part.get("id", UNDEFINED)
-                new_id = normalise(old_id, model, msg)
-                if new_id != old_id:
-                    id_map[_set_key(old_id)] = new_id
-                    call = {**call, "id": new_id}
-            parts.append(call)
+    for block in array_method(prop(msg, "content"), "flatMap", "assistantMsg.content"):
+        result = _transform_block(block, msg, own, model, normalise, id_map)
+        # flatMap splices a returned array one level deep (an array block is replaced by its items)
+        if isinstance(result, list):
+            parts.extend(result)
         else:
-            parts.append(part)
+            parts.append(result)
     return {**msg, "content": parts}
 
 
-def _set_key(value: Any) -> Any:
-    """A key with JavaScript ``Map``/``Set`` semantics: primitives by value, objects by identity
-    (so an object where an id belongs is looked up like JavaScript does, never hashed)."""
-    return ("object", id(value)) if isinstance(value, (dict, list)) else value
-
-
-def _synthetic_result(call: dict[str, Any]) -> dict[str, Any]:
+def _synthetic_result(call: Any) -> dict[str, Any]:
     result: dict[str, Any] = {"role": "toolResult"}
-    if "id" in call:
-        result["toolCallId"] = call["id"]
-    if "name" in call:
-        result["toolName"] = call["name"]
+    put(result, "toolCallId", prop(call, "id"))
+    put(result, "toolName", prop(call, "name"))
     result["content"] = [{"type": "text", "text": "No result provided"}]
     result["isError"] = True
     return result
@@ -588,8 +538,8 @@ def transform_messages(
         msg = _prepare(raw, model)
         role = msg.get("role")
         if role == "toolResult":
-            new_id = id_map.get(_set_key(msg.get("toolCallId")))
-            if js_truthy(new_id) and new_id != msg.get("toolCallId"):
+            new_id = id_map.get(map_key(msg.get("toolCallId", UNDEFINED)))
+            if js_truthy(new_id) and not js_strict_equal(new_id, msg.get("toolCallId", UNDEFINED)):
                 msg = {**msg, "toolCallId": new_id}
         elif role == "assistant":
             msg = _transform_assistant(msg, model, normalise, id_map)
@@ -602,7 +552,7 @@ def transform_messages(
     def flush() -> None:
         nonlocal pending, seen
         for call in pending:
-            if _set_key(call.get("id", UNDEFINED)) not in seen:
+            if map_key(prop(call, "id")) not in seen:
                 result.append(_synthetic_result(call))
         pending = []
         seen = set()
@@ -614,13 +564,13 @@ def transform_messages(
                 flush()
             if msg.get("stopReason") in ("error", "aborted"):
                 continue
-            calls = [p for p in parts_of(msg) if part_type(p) == "toolCall"]
+            calls = [p for p in msg["content"] if prop(p, "type") == "toolCall"]
             if calls:
                 pending = calls
                 seen = set()
             result.append(msg)
         elif role == "toolResult":
-            seen.add(_set_key(msg.get("toolCallId", UNDEFINED)))
+            seen.add(map_key(msg.get("toolCallId", UNDEFINED)))
             result.append(msg)
         elif role == "user":
             if pending:

@@ -13,18 +13,13 @@ from typing import Any, Final
 from forgec.codecs.catalog import Model
 from forgec.emit.convert import (
     Request,
-    images_of,
-    is_blank,
-    part_type,
-    parts_of,
     sanitize_surrogates,
-    text_of,
     thinking_budget,
     transform_messages,
-    user_parts,
 )
 from forgec.emit.ids import identity_id
-from forgec.js.values import js_truthy
+from forgec.emit.jsops import array_method, iterate, join_piece, js_strict_equal, nullish, prop, put, trimmed
+from forgec.js.values import UNDEFINED, js_truthy
 
 __all__ = ["build_body"]
 
@@ -32,64 +27,73 @@ DEFAULT_BUDGETS: Final = {"minimal": 128, "low": 2048, "medium": 8192, "high": 3
 _BASE64: Final = re.compile(r"[A-Za-z0-9+/]*={0,2}")
 
 
-def _usable_signature(same_model: bool, signature: Any) -> str | None:
+def _usable_signature(same_model: bool, signature: Any) -> Any:
+    """``resolveThoughtSignature``: a same-model signature that looks like base64, else ``undefined``.
+
+    ``isValidThoughtSignature`` reads ``signature.length`` and tests the text: no value but a string
+    passes (an array's length is never a multiple of 4 with a text free of commas)."""
     if not same_model or not isinstance(signature, str) or not signature:
-        return None
+        return UNDEFINED
     # fullmatch: JavaScript's ``$`` (no ``m`` flag) does not match before a final line feed
     if len(signature) % 4 != 0 or not _BASE64.fullmatch(signature):
-        return None
+        return UNDEFINED
     return signature
 
 
-def _inline(part: dict[str, Any]) -> dict[str, Any]:
+def _inline(part: Any) -> dict[str, Any]:
     data: dict[str, Any] = {}
-    if "mimeType" in part:
-        data["mimeType"] = part["mimeType"]
-    if "data" in part:
-        data["data"] = part["data"]
+    put(data, "mimeType", prop(part, "mimeType"))
+    put(data, "data", prop(part, "data"))
     return {"inlineData": data}
 
 
 def _user(msg: dict[str, Any], model: Model) -> dict[str, Any] | None:
-    content = msg.get("content")
+    content = prop(msg, "content")
     if isinstance(content, str):
         return {"role": "user", "parts": [{"text": sanitize_surrogates(content)}]}
-    parts = user_parts(msg, model, lambda p: {"text": sanitize_surrogates(p.get("text"))}, _inline)
-    return None if parts is None else {"role": "user", "parts": parts}
+    parts = [
+        {"text": sanitize_surrogates(prop(item, "text"))} if prop(item, "type") == "text" else _inline(item)
+        for item in array_method(content, "map", "msg.content")
+    ]
+    return {"role": "user", "parts": parts} if parts else None
+
+
+def _skip_text(value: Any, expr: str) -> bool:
+    """``!value || value.trim() === ""``."""
+    return not js_truthy(value) or trimmed(value, expr) == ""
 
 
 def _assistant(msg: dict[str, Any], model: Model) -> dict[str, Any] | None:
-    same = msg.get("provider") == model.provider and msg.get("model") == model.id
+    same = js_strict_equal(prop(msg, "provider"), model.provider) and js_strict_equal(
+        prop(msg, "model"), model.id
+    )
     parts: list[dict[str, Any]] = []
-    for part in parts_of(msg):
-        kind = part_type(part)
+    for block in iterate(prop(msg, "content"), "msg.content"):
+        kind = prop(block, "type")
         if kind == "text":
-            if is_blank(part.get("text")):
+            if _skip_text(prop(block, "text"), "block.text"):
                 continue
-            out: dict[str, Any] = {"text": sanitize_surrogates(part.get("text"))}
-            signature = _usable_signature(same, part.get("textSignature"))
+            signature = _usable_signature(same, prop(block, "textSignature"))
+            out: dict[str, Any] = {"text": sanitize_surrogates(prop(block, "text"))}
         elif kind == "thinking":
-            if is_blank(part.get("thinking")):
+            if _skip_text(prop(block, "thinking"), "block.thinking"):
                 continue
-            text = sanitize_surrogates(part.get("thinking"))
             if same:
-                out = {"thought": True, "text": text}
-                signature = _usable_signature(same, part.get("thinkingSignature"))
+                signature = _usable_signature(same, prop(block, "thinkingSignature"))
+                out = {"thought": True, "text": sanitize_surrogates(prop(block, "thinking"))}
             else:
-                out, signature = {"text": text}, None
+                out, signature = {"text": sanitize_surrogates(prop(block, "thinking"))}, UNDEFINED
         elif kind == "toolCall":
+            signature = _usable_signature(same, prop(block, "thoughtSignature"))
             call: dict[str, Any] = {}
-            if "name" in part:
-                call["name"] = part["name"]
-            args = part.get("arguments")
-            call["args"] = args if args is not None else {}
-            if model.id.startswith(("claude-", "gpt-oss-")) and "id" in part:
-                call["id"] = part["id"]
+            put(call, "name", prop(block, "name"))
+            call["args"] = nullish(prop(block, "arguments"), {})
+            if model.id.startswith(("claude-", "gpt-oss-")):
+                put(call, "id", prop(block, "id"))
             out = {"functionCall": call}
-            signature = _usable_signature(same, part.get("thoughtSignature"))
         else:
             continue
-        if signature is not None:
+        if js_truthy(signature):
             out["thoughtSignature"] = signature
         parts.append(out)
     if not parts:
@@ -98,17 +102,17 @@ def _assistant(msg: dict[str, Any], model: Model) -> dict[str, Any] | None:
 
 
 def _tool_result(msg: dict[str, Any], model: Model, contents: list[dict[str, Any]]) -> None:
-    parts = parts_of(msg)
-    text = text_of(parts)
-    images = images_of(parts) if model.supports_images else []
+    content = prop(msg, "content")
+    texts = [p for p in array_method(content, "filter", "msg.content") if prop(p, "type") == "text"]
+    text = "\n".join(join_piece(prop(p, "text")) for p in texts)
+    images = [p for p in content if prop(p, "type") == "image"] if model.supports_images else []
     value = sanitize_surrogates(text) if text else "(see attached image)" if images else ""
-    response = {"error": value} if js_truthy(msg.get("isError")) else {"output": value}
+    response = {"error": value} if js_truthy(prop(msg, "isError")) else {"output": value}
     call: dict[str, Any] = {}
-    if "toolName" in msg:
-        call["name"] = msg["toolName"]
+    put(call, "name", prop(msg, "toolName"))
     call["response"] = response
-    if model.id.startswith(("claude-", "gpt-oss-")) and "toolCallId" in msg:
-        call["id"] = msg["toolCallId"]
+    if model.id.startswith(("claude-", "gpt-oss-")):
+        put(call, "id", prop(msg, "toolCallId"))
     part = {"functionResponse": call}
     last = contents[-1] if contents else None
     if last is not None and last["role"] == "user" and any("functionResponse" in p for p in last["parts"]):

@@ -12,73 +12,81 @@ from typing import Any
 from forgec.codecs.catalog import Model
 from forgec.emit.convert import (
     Request,
-    data_url,
     function_tool,
     grouped_tool_results,
-    images_of,
-    is_blank,
     is_tool_result_run,
-    part_type,
-    parts_of,
     sanitize_surrogates,
-    text_of,
     tool_output_text,
     transform_messages,
-    user_parts,
 )
 from forgec.emit.ids import completions_id
+from forgec.emit.jsops import array_method, join_piece, js_gt, prop, put, template, trimmed
 from forgec.js.values import js_truthy, json_stringify, utf16_slice
 
 __all__ = ["build_body", "convert_messages"]
 
 
-def _image_url(part: dict[str, Any]) -> dict[str, Any]:
-    return {"type": "image_url", "image_url": {"url": data_url(part)}}
+def _image_url(part: Any) -> dict[str, Any]:
+    """``data:${mimeType};base64,${data}`` (template literals print ``undefined``/``null``)."""
+    url = f"data:{template(prop(part, 'mimeType'))};base64,{template(prop(part, 'data'))}"
+    return {"type": "image_url", "image_url": {"url": url}}
 
 
 def _user(msg: dict[str, Any], model: Model) -> dict[str, Any] | None:
-    content = msg.get("content")
+    content = prop(msg, "content")
     if isinstance(content, str):
         return {"role": "user", "content": sanitize_surrogates(content)}
-    parts = user_parts(
-        msg, model, lambda p: {"type": "text", "text": sanitize_surrogates(p.get("text"))}, _image_url
-    )
-    return None if parts is None else {"role": "user", "content": parts}
+    parts = [
+        {"type": "text", "text": sanitize_surrogates(prop(item, "text"))}
+        if prop(item, "type") == "text"
+        else _image_url(item)
+        for item in array_method(content, "map", "msg.content")
+    ]
+    return {"role": "user", "content": parts} if parts else None
 
 
-def _parse_json(text: str) -> Any:
+def _parse_json(value: Any) -> Any:
+    """``JSON.parse(value)`` inside a ``try`` whose ``catch`` answers ``null`` (the argument is
+    converted to a string first: ``true`` parses, an object's ``[object Object]`` does not)."""
     from forgec.js.json import loads
 
     try:
-        return loads(text)
+        return loads(template(value))
     except ValueError:
         return None
 
 
 def _assistant(msg: dict[str, Any]) -> dict[str, Any] | None:
     out: dict[str, Any] = {"role": "assistant", "content": None}
-    parts = parts_of(msg)
-    texts = [p for p in parts if part_type(p) == "text" and not is_blank(p.get("text"))]
-    if texts:
-        out["content"] = "".join(sanitize_surrogates(p["text"]) for p in texts)
-    thinking = [p for p in parts if part_type(p) == "thinking" and not is_blank(p.get("thinking"))]
+    content = prop(msg, "content")
+    texts = [
+        sanitize_surrogates(prop(b, "text"))
+        for b in array_method(content, "filter", "msg.content")
+        if prop(b, "type") == "text" and trimmed(prop(b, "text"), "block.text") != ""
+    ]
+    text = "".join(texts)
+    thinking = [
+        b
+        for b in content
+        if prop(b, "type") == "thinking" and trimmed(prop(b, "thinking"), "block.thinking") != ""
+    ]
+    if text:
+        out["content"] = text
     if thinking:
-        signature = thinking[0].get("thinkingSignature")
-        if isinstance(signature, str) and signature:
-            out[signature] = "\n".join(p["thinking"] for p in thinking)
-    calls = [p for p in parts if part_type(p) == "toolCall"]
+        signature = prop(thinking[0], "thinkingSignature")
+        if js_truthy(signature) and js_gt(prop(signature, "length"), 0):
+            out[template(signature)] = "\n".join(join_piece(prop(b, "thinking")) for b in thinking)
+    calls = [b for b in content if prop(b, "type") == "toolCall"]
     if calls:
         tool_calls = []
         for call in calls:
             function: dict[str, Any] = {}
-            if "name" in call:
-                function["name"] = call["name"]
-            arguments = json_stringify(call["arguments"]) if "arguments" in call else None
+            put(function, "name", prop(call, "name"))
+            arguments = json_stringify(prop(call, "arguments"))
             if arguments is not None:
                 function["arguments"] = arguments
             entry: dict[str, Any] = {}
-            if "id" in call:
-                entry["id"] = call["id"]
+            put(entry, "id", prop(call, "id"))
             entry["type"] = "function"
             entry["function"] = function
             tool_calls.append(entry)
@@ -86,14 +94,13 @@ def _assistant(msg: dict[str, Any]) -> dict[str, Any] | None:
         details = [
             parsed
             for call in calls
-            if isinstance(call.get("thoughtSignature"), str) and call["thoughtSignature"]
-            for parsed in [_parse_json(call["thoughtSignature"])]
+            if js_truthy(prop(call, "thoughtSignature"))
+            for parsed in [_parse_json(prop(call, "thoughtSignature"))]
             if js_truthy(parsed)
         ]
         if details:
             out["reasoning_details"] = details
-    content = out["content"]
-    if not content and not calls:
+    if not out["content"] and not calls:
         return None
     return out
 
@@ -102,17 +109,18 @@ def _tool_results(results: list[dict[str, Any]], model: Model) -> list[dict[str,
     out: list[dict[str, Any]] = []
     images: list[dict[str, Any]] = []
     for msg in results:
-        parts = parts_of(msg)
-        text = text_of(parts)
-        found = images_of(parts) if model.supports_images else []
+        content = prop(msg, "content")
+        texts = [p for p in array_method(content, "filter", "toolMsg.content") if prop(p, "type") == "text"]
+        text = "\n".join(join_piece(prop(p, "text")) for p in texts)
+        has_images = any(prop(p, "type") == "image" for p in content)
         entry: dict[str, Any] = {
             "role": "tool",
-            "content": sanitize_surrogates(tool_output_text(text, bool(found))),
+            "content": sanitize_surrogates(tool_output_text(text, has_images)),
         }
-        if "toolCallId" in msg:
-            entry["tool_call_id"] = msg["toolCallId"]
+        put(entry, "tool_call_id", prop(msg, "toolCallId"))
         out.append(entry)
-        images.extend(found)
+        if has_images and model.supports_images:
+            images.extend(p for p in content if prop(p, "type") == "image")
     if images:
         out.append(
             {
@@ -148,11 +156,15 @@ def convert_messages(
 
 
 def _has_tool_history(messages: list[dict[str, Any]]) -> bool:
+    """pi-ai's ``hasToolHistory`` over the messages *before* the shared transform (so it reads a
+    ``null`` assistant content the transform had replaced: ``Cannot read properties of null``)."""
     for msg in messages:
         if msg.get("role") == "toolResult":
             return True
-        if msg.get("role") == "assistant" and any(part_type(p) == "toolCall" for p in parts_of(msg)):
-            return True
+        if msg.get("role") == "assistant":
+            content = array_method(prop(msg, "content"), "some", "msg.content")
+            if any(prop(p, "type") == "toolCall" for p in content):
+                return True
     return False
 
 
@@ -169,7 +181,8 @@ def build_body(req: Request) -> dict[str, Any]:
     }
     if compat.get("supportsStore", True):
         body["store"] = False
-    body[compat.get("maxTokensField", "max_completion_tokens")] = cap
+    if js_truthy(cap):  # ``if (options?.maxTokens)``: a NaN cap leaves the field out
+        body[compat.get("maxTokensField", "max_completion_tokens")] = cap
     if tools:
         body["tools"] = [{"type": "function", "function": function_tool(t)} for t in tools]
     elif _has_tool_history(req.messages):

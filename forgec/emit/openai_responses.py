@@ -13,23 +13,28 @@ from forgec.codecs.catalog import Model
 from forgec.emit.convert import (
     PayloadError,
     Request,
-    data_url,
     function_tool,
-    images_of,
     js_max,
-    js_property_error,
-    part_type,
-    parts_of,
     sanitize_surrogates,
     short_hash,
-    text_of,
     tool_output_text,
     transform_messages,
     unique_by_name,
-    user_parts,
 )
 from forgec.emit.ids import responses_id
-from forgec.js.values import UNDEFINED, is_number, js_len, js_string, js_truthy, json_stringify, utf16_slice
+from forgec.emit.jsops import (
+    array_method,
+    destructure_split,
+    iterate,
+    join_piece,
+    js_gt,
+    js_strict_equal,
+    prop,
+    put,
+    string_method,
+    template,
+)
+from forgec.js.values import UNDEFINED, is_number, js_truthy, json_stringify, utf16_slice
 
 __all__ = ["DEFAULT_SESSION_ID", "build_body", "convert_input"]
 
@@ -51,22 +56,27 @@ def _input_text(text: Any) -> dict[str, Any]:
     return {"type": "input_text", "text": sanitize_surrogates(text)}
 
 
-def _input_image(part: dict[str, Any]) -> dict[str, Any]:
-    return {"type": "input_image", "detail": "auto", "image_url": data_url(part)}
+def _input_image(part: Any) -> dict[str, Any]:
+    url = f"data:{template(prop(part, 'mimeType'))};base64,{template(prop(part, 'data'))}"
+    return {"type": "input_image", "detail": "auto", "image_url": url}
 
 
 def _user(msg: dict[str, Any], model: Model) -> dict[str, Any] | None:
-    content = msg.get("content")
+    content = prop(msg, "content")
     if isinstance(content, str):
         return {"role": "user", "content": [_input_text(content)]}
-    parts = user_parts(msg, model, lambda p: _input_text(p.get("text")), _input_image)
-    return None if parts is None else {"role": "user", "content": parts}
+    parts = [
+        _input_text(prop(item, "text")) if prop(item, "type") == "text" else _input_image(item)
+        for item in array_method(content, "map", "msg.content")
+    ]
+    return {"role": "user", "content": parts} if parts else None
 
 
-def _text_id(signature: Any) -> tuple[Any, str | None]:
-    if not isinstance(signature, str) or not signature:
-        return None, None
-    if signature.startswith("{"):
+def _text_id(signature: Any) -> tuple[Any, Any]:
+    """``parseTextSignature``: ``(id, phase)``, ``undefined`` for each that is missing."""
+    if not js_truthy(signature):
+        return UNDEFINED, UNDEFINED
+    if string_method(signature, "startsWith", "signature").startswith("{"):
         from forgec.js.json import loads
 
         try:
@@ -77,55 +87,54 @@ def _text_id(signature: Any) -> tuple[Any, str | None]:
         # ``v === 1``: a JSON ``true`` is not 1 (Python's ``True == 1`` would say it is)
         if is_number(version) and version == 1 and isinstance(parsed.get("id"), str):
             phase = parsed.get("phase")
-            return parsed["id"], phase if phase in ("commentary", "final_answer") else None
-    return signature, None
+            return parsed["id"], phase if phase in ("commentary", "final_answer") else UNDEFINED
+    return signature, UNDEFINED
 
 
 def _assistant(msg: dict[str, Any], model: Model, position: int) -> list[dict[str, Any]]:
     items: list[dict[str, Any]] = []
     different_model = (
-        msg.get("provider") == model.provider and msg.get("api") == model.api and msg.get("model") != model.id
+        not js_strict_equal(prop(msg, "model"), model.id)
+        and js_strict_equal(prop(msg, "provider"), model.provider)
+        and js_strict_equal(prop(msg, "api"), model.api)
     )
     text_index = 0
-    for part in parts_of(msg):
-        kind = part_type(part)
+    for block in iterate(prop(msg, "content"), "msg.content"):
+        kind = prop(block, "type")
         if kind == "thinking":
-            signature = part.get("thinkingSignature")
+            signature = prop(block, "thinkingSignature")
             if js_truthy(signature):
                 # JSON.parse converts a non-string first: an object becomes "[object Object]" and fails
                 # with V8's SyntaxError, as pi-ai does (issue 12); 5 or true parse to themselves
-                items.append(_parse_or_fail(signature if isinstance(signature, str) else js_string(signature)))
+                items.append(_parse_or_fail(template(signature)))
         elif kind == "text":
-            item_id, phase = _text_id(part.get("textSignature"))
-            if not item_id:
-                item_id = f"msg_pi_{position}" if text_index == 0 else f"msg_pi_{position}_{text_index}"
-            elif js_len(item_id) > 64:
+            item_id, phase = _text_id(prop(block, "textSignature"))
+            fallback = f"msg_pi_{position}" if text_index == 0 else f"msg_pi_{position}_{text_index}"
+            text_index += 1
+            if not js_truthy(item_id):
+                item_id = fallback
+            elif js_gt(prop(item_id, "length"), 64):
                 item_id = "msg_" + short_hash(item_id)
             item: dict[str, Any] = {
                 "type": "message",
                 "role": "assistant",
                 "content": [
-                    {"type": "output_text", "text": sanitize_surrogates(part.get("text")), "annotations": []}
+                    {"type": "output_text", "text": sanitize_surrogates(prop(block, "text")), "annotations": []}
                 ],
                 "status": "completed",
                 "id": item_id,
             }
-            if phase is not None:
-                item["phase"] = phase
+            put(item, "phase", phase)
             items.append(item)
-            text_index += 1
         elif kind == "toolCall":
-            call_id = part.get("id", UNDEFINED)
-            if not isinstance(call_id, str):
-                raise js_property_error(call_id, "split")
-            pieces = call_id.split("|")
+            pieces = destructure_split(prop(block, "id"), "toolCall.id")
+            item_id = pieces[1] if len(pieces) > 1 else UNDEFINED
             item = {"type": "function_call"}
-            if len(pieces) > 1 and pieces[1].startswith("fc_") and not different_model:
-                item["id"] = pieces[1]
+            if isinstance(item_id, str) and item_id.startswith("fc_") and not different_model:
+                item["id"] = item_id
             item["call_id"] = pieces[0]
-            if "name" in part:
-                item["name"] = part["name"]
-            arguments = json_stringify(part["arguments"]) if "arguments" in part else None
+            put(item, "name", prop(block, "name"))
+            arguments = json_stringify(prop(block, "arguments"))
             if arguments is not None:
                 item["arguments"] = arguments
             items.append(item)
@@ -133,19 +142,18 @@ def _assistant(msg: dict[str, Any], model: Model, position: int) -> list[dict[st
 
 
 def _tool_result(msg: dict[str, Any], model: Model) -> dict[str, Any]:
-    call_id = msg.get("toolCallId", UNDEFINED)
-    if not isinstance(call_id, str):
-        raise js_property_error(call_id, "split")
-    parts = parts_of(msg)
-    text = text_of(parts)
-    images = images_of(parts) if model.supports_images else []
+    call_id = destructure_split(prop(msg, "toolCallId"), "msg.toolCallId")[0]
+    content = prop(msg, "content")
+    texts = [p for p in array_method(content, "filter", "content") if prop(p, "type") == "text"]
+    text = "\n".join(join_piece(prop(p, "text")) for p in texts)
+    images = [p for p in content if prop(p, "type") == "image"]
     output: Any
-    if not images:
-        output = sanitize_surrogates(tool_output_text(text, False))
+    if not images or not model.supports_images:
+        output = sanitize_surrogates(tool_output_text(text, bool(images)))
     else:
         output = [_input_text(text)] if text else []
         output.extend(_input_image(i) for i in images)
-    return {"type": "function_call_output", "call_id": call_id.split("|")[0], "output": output}
+    return {"type": "function_call_output", "call_id": call_id, "output": output}
 
 
 def convert_input(system_prompt: str, messages: list[dict[str, Any]], model: Model) -> list[dict[str, Any]]:
@@ -184,8 +192,9 @@ def build_body(req: Request) -> dict[str, Any]:
         "stream": True,
         "prompt_cache_key": utf16_slice(req.session_id, 0, 64),
         "store": False,
-        "max_output_tokens": js_max(req.cap, 16),
     }
+    if js_truthy(req.cap):  # ``if (options?.maxTokens)``: a NaN cap leaves the field out
+        body["max_output_tokens"] = js_max(req.cap, 16)
     if req.tools:
         body["tools"] = [{"type": "function", **function_tool(t)} for t in unique_by_name(req.tools)]
     if req.level == "off":

@@ -40,7 +40,9 @@ def test_sanitize_surrogates_returns_clean_text_itself() -> None:
         assert sanitize_surrogates(value) is value
     assert sanitize_surrogates("\ud800") == ""
     assert sanitize_surrogates("x\udfff") == "x"
-    assert sanitize_surrogates(7) == 7
+    # pi-ai calls ``text.replace``: anything but a string fails there with V8's text
+    with pytest.raises(PayloadError, match=r"^text\.replace is not a function$"):
+        sanitize_surrogates(7)
 
 
 def test_bash_execution_text_example() -> None:

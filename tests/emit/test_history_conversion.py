@@ -183,12 +183,25 @@ def test_orphan_tool_results_are_kept() -> None:
     assert b["openai-responses"]["input"][-1] == {"type": "function_call_output", "call_id": "ghost", "output": "boo"}
 
 
-def test_content_null_becomes_empty() -> None:
+def test_content_null_fails_the_estimate() -> None:
+    # pi-ai's token estimate iterates a user message's content before the transform replaces null
+    # with []: every target fails (recorded with Pi 0.83.0, tests/emit/payload_shapes.json.gz)
     b = bodies([{"role": "user", "content": None, "timestamp": 1}, user("q")])
-    assert len(b["anthropic-messages"]["messages"]) == 1
-    assert len(b["google-generative-ai"]["contents"]) == 1  # no parts: skipped
-    assert b["openai-completions"]["messages"][1:] == [{"role": "user", "content": "q"}]
-    assert len(b["openai-responses"]["input"]) == 2
+    assert set(b.values()) == {"content is not iterable"}
+
+
+def test_content_null_becomes_empty_where_the_estimate_skips_it() -> None:
+    # a later assistant turn's usage anchors the estimate, so only the transform reads the message
+    anchor = assistant([text("ok")], usage={"input": 5, "output": 5, "cacheRead": 0, "cacheWrite": 0,
+                                             "totalTokens": 10})
+    b = bodies([{"role": "user", "content": None, "timestamp": 1}, anchor, user("q")])
+    assert len(b["anthropic-messages"]["messages"]) == 2
+    assert len(b["google-generative-ai"]["contents"]) == 2  # no parts: skipped
+    assert b["openai-completions"]["messages"][1:] == [
+        {"role": "assistant", "content": "ok"},
+        {"role": "user", "content": "q"},
+    ]
+    assert len(b["openai-responses"]["input"]) == 3
 
 
 def test_own_turns_of_each_target() -> None:
