@@ -38,6 +38,10 @@ YAML_NODE_BUDGET = 1_000_000
 #: Deepest flow nesting (``[``/``{``) read from YAML.  Lower than JSON's ``MAX_DEPTH`` because
 #: ruamel's scanner is quadratic in it (see the module docstring); 1,000 levels take ruamel ~1 s.
 YAML_MAX_FLOW_DEPTH = 1000
+#: Below this many characters a text without aliases (no ``*``) cannot reach
+#: :data:`YAML_NODE_BUDGET` nodes (each node takes at least half a character), so the expansion
+#: check is skipped for it.
+_NO_ALIAS_SIZE_LIMIT = YAML_NODE_BUDGET // 2 - 1
 #: Recursion limit while ruamel composes (it recurses about three frames per nesting level).
 _YAML_RECURSION_LIMIT = 12_000
 
@@ -56,6 +60,8 @@ def parse_yaml(doc: SourceDocument) -> None:
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
     from ruamel.yaml.reader import ReaderError
 
+    from forgec.source.yaml_fast import compose_fast
+
     assert doc.text is not None
     too_deep = yaml_flow_depth_exceeded(doc.text, YAML_MAX_FLOW_DEPTH)
     if too_deep is not None:
@@ -71,9 +77,11 @@ def parse_yaml(doc: SourceDocument) -> None:
         return
     yaml = YAML(typ="safe", pure=True)
     limit = sys.getrecursionlimit()
+    fast, root = compose_fast(doc.text)
     try:
         sys.setrecursionlimit(max(limit, _YAML_RECURSION_LIMIT))
-        root = yaml.compose(doc.text)
+        if not fast:
+            root = yaml.compose(doc.text)
     except MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         parts = [_yaml_error_text(p) for p in (error.context, error.problem) if p]
@@ -104,7 +112,7 @@ def parse_yaml(doc: SourceDocument) -> None:
     converter = _YamlConverter(yaml, doc)
     try:
         sys.setrecursionlimit(max(limit, _YAML_RECURSION_LIMIT))
-        if root is not None:
+        if root is not None and ("*" in doc.text or len(doc.text) >= _NO_ALIAS_SIZE_LIMIT):
             _check_expansion(root)
         doc.data = None if root is None else converter.convert(root, 0)
     except RecursionError:
