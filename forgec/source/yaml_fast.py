@@ -73,7 +73,7 @@ _parser: Any = None  # the CParser subclass, built on first use; False when the 
 def _build_parser() -> Any:
     """The C parser with forgec's resolver, or ``False`` if ruamel.yaml.clib cannot be imported."""
     try:
-        from _ruamel_yaml import CParser
+        from _ruamel_yaml import CParser  # type: ignore[import-not-found]
     except ImportError:
         return False
     from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
