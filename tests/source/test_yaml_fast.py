@@ -25,8 +25,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from forgec.source import parse_source_text
-from forgec.source import yaml_fast
+from forgec.source import parse_source_text, yaml_fast
 from tests.fuzz.strategies import contexts, json_values, stacks
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -129,9 +128,9 @@ def _test_strings() -> list[str]:
     texts = set()
     for path in sorted((ROOT / "tests").rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Constant) and isinstance(node.value, str) and len(node.value) < 20_000:
-                if ": " in node.value or ":\n" in node.value or "- " in node.value:
-                    texts.add(node.value)
+            value = node.value if isinstance(node, ast.Constant) else None
+            if isinstance(value, str) and len(value) < 20_000 and (": " in value or ":\n" in value or "- " in value):
+                texts.add(value)
     return sorted(texts)
 
 
