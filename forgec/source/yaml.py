@@ -557,6 +557,14 @@ def _yaml_scalar_offsets(text: str, node: Any) -> list[int]:
         return offsets
     quote = style if style in ('"', "'") else None
     pos = start + (1 if quote else 0)
+    # most scalars are one line without escapes: every character is one text character (the
+    # loop below would step one at a time, through the closing quote, to ``stop``)
+    if "\n" not in text[start:stop] and (
+        quote is None
+        or (quote == '"' and "\\" not in text[pos:stop])
+        or (quote == "'" and "''" not in text[pos : stop + 1])
+    ):
+        return list(range(pos, max(stop, pos) + 1))
     offsets.append(pos)
     while pos < stop:
         char = text[pos]

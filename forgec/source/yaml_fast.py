@@ -142,7 +142,9 @@ def compose_fast(text: str) -> tuple[bool, Any]:
         return False, None
     if root is None:
         return True, None
-    if _has_empty_plain_scalar(root):
+    if getattr(root, "style", None) in ("|", ">") or _has_empty_plain_scalar(root):
+        # a document that is one block scalar may hold lines at column 0, which libyaml reads
+        # as comments and the pure scanner as content
         return False, None
     if not text.endswith("\n"):
         _end_at_text_end(root, text)
