@@ -26,9 +26,7 @@ class Locator(Protocol):
     def locate(self, doc: SourceDocument, pointer: tuple[Any, ...], key: bool) -> Span | None:
         """The span of the value (or its key) at exactly ``pointer``; None when it does not exist."""
 
-    def locate_in_string(
-        self, doc: SourceDocument, pointer: tuple[Any, ...], offset: int, length: int
-    ) -> Span | None:
+    def locate_in_string(self, doc: SourceDocument, pointer: tuple[Any, ...], offset: int, length: int) -> Span | None:
         """The span of characters ``[offset, offset+length)`` of the string at ``pointer``; None
         when the value there is not a string."""
 

@@ -51,6 +51,8 @@ def parse_json(doc: SourceDocument) -> None:
         )
 
 
+
+
 class JsonLocator:
     """Positions in a JSON text, from the span index of :func:`forgec.js.json.scan_spans`."""
 
@@ -93,9 +95,7 @@ class JsonLocator:
             return doc.span(key_start, key_end)
         return doc.span(start, end)
 
-    def locate_in_string(
-        self, doc: SourceDocument, pointer: tuple[Any, ...], offset: int, length: int
-    ) -> Span | None:
+    def locate_in_string(self, doc: SourceDocument, pointer: tuple[Any, ...], offset: int, length: int) -> Span | None:
         assert doc.text is not None
         entry = self._index(doc, {pointer}).get(pointer)
         if entry is None or doc.text[entry[2]] != '"':

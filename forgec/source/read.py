@@ -143,9 +143,7 @@ def read_source(path: str | os.PathLike[str], *, allow_bom: bool = False) -> Sou
     return decode_source(raw, name, fmt, allow_bom=allow_bom)
 
 
-def decode_source(
-    raw: bytes, path: str = "<memory>", fmt: str = "json", *, allow_bom: bool = False
-) -> SourceDocument:
+def decode_source(raw: bytes, path: str = "<memory>", fmt: str = "json", *, allow_bom: bool = False) -> SourceDocument:
     """Decode ``raw`` as Node's ``readFile(path, "utf8")`` does and parse it; never raises.
 
     Invalid UTF-8 becomes U+FFFD (pi-forge reads it silently), with a forgec-only FG010 warning at
