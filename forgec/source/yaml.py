@@ -16,7 +16,10 @@ never as exceptions:
   so its time grows with the square of the depth (1,000 levels: 1 s; 5,000: 16 s).  Block nesting
   is linear in ruamel and is bounded by :data:`forgec.js.json.MAX_DEPTH` as JSON is.
 
-Positions come from ruamel's node tree, kept by :class:`YamlLocator`.
+Positions come from ruamel's node tree, kept by :class:`YamlLocator`.  The tree is composed by
+libyaml in C (:mod:`forgec.source.yaml_fast`, about ten times faster) wherever that reads the text
+exactly as ruamel's pure-Python composer does, and by the pure composer otherwise -- always for a
+text with an error, whose messages are the pure composer's.
 """
 
 from __future__ import annotations
@@ -86,9 +89,7 @@ def parse_yaml(doc: SourceDocument) -> None:
         mark = error.problem_mark or error.context_mark
         parts = [_yaml_error_text(p) for p in (error.context, error.problem) if p]
         message = "Failed to parse YAML: " + ("; ".join(p for p in parts if p) or "invalid YAML")
-        span = (
-            Span(doc.path, mark.line + 1, mark.column + 1, mark.line + 1, mark.column + 1) if mark else None
-        )
+        span = Span(doc.path, mark.line + 1, mark.column + 1, mark.line + 1, mark.column + 1) if mark else None
         doc.diagnostics.append(Diagnostic("error", message, codes.YAML_PARSE_ERROR, span=span))
         return
     except ReaderError as error:
@@ -281,9 +282,7 @@ class _YamlConverter:
     def _warn(self, message: str, node: Any) -> None:
         mark = node.start_mark
         span = Span(self.doc.path, mark.line + 1, mark.column + 1, mark.line + 1, mark.column + 1)
-        self.warnings.append(
-            Diagnostic("warning", message, codes.YAML_VALUE_CONVERTED, span=span, extra=True)
-        )
+        self.warnings.append(Diagnostic("warning", message, codes.YAML_VALUE_CONVERTED, span=span, extra=True))
 
     def convert(self, node: Any, depth: int) -> Any:
         self.count += 1
@@ -303,9 +302,7 @@ class _YamlConverter:
         if kind == "ScalarNode":
             return self._scalar(node)
         if id(node) in self.active:
-            raise _YamlProblem(
-                "YAML alias refers to itself (a recursive structure).", codes.YAML_ALIAS_EXPANSION, node
-            )
+            raise _YamlProblem("YAML alias refers to itself (a recursive structure).", codes.YAML_ALIAS_EXPANSION, node)
         tag = str(node.tag)
         self.active.add(id(node))
         try:
@@ -332,9 +329,7 @@ class _YamlConverter:
     def _key(self, node: Any) -> str:
         if type(node).__name__ != "ScalarNode":
             raise _YamlProblem(
-                "YAML mapping key is a list or mapping; keys must be strings.",
-                codes.YAML_UNSUPPORTED_VALUE,
-                node,
+                "YAML mapping key is a list or mapping; keys must be strings.", codes.YAML_UNSUPPORTED_VALUE, node
             )
         value = self._scalar(node, as_key=True)
         if isinstance(value, str):
@@ -353,9 +348,7 @@ class _YamlConverter:
                 sources = value_node.value if type(value_node).__name__ == "SequenceNode" else [value_node]
                 for source in sources:
                     if type(source).__name__ != "MappingNode":
-                        raise _YamlProblem(
-                            "YAML merge key << needs a mapping.", codes.YAML_UNSUPPORTED_VALUE, source
-                        )
+                        raise _YamlProblem("YAML merge key << needs a mapping.", codes.YAML_UNSUPPORTED_VALUE, source)
                     for k, v in self.convert(source, depth + 1).items():
                         merged.setdefault(k, v)
                 continue
@@ -377,26 +370,15 @@ class _YamlConverter:
             return None
         if tag == _TAG + "timestamp":
             if not as_key:
-                self._warn(
-                    f"YAML reads {node.value} as a date; it is kept as the string {node.value!r}. Quote it.",
-                    node,
-                )
+                self._warn(f"YAML reads {node.value} as a date; it is kept as the string {node.value!r}. Quote it.", node)
             return node.value
         if tag in (_TAG + "bool", _TAG + "int", _TAG + "float"):
             from ruamel.yaml.error import YAMLError
 
             try:
                 value = self.constructor.construct_object(node, deep=True)
-            except (
-                YAMLError,
-                ValueError,
-                KeyError,
-                TypeError,
-                ArithmeticError,
-            ) as error:  # !!int x, !!bool maybe
-                raise _YamlProblem(
-                    f"Invalid YAML scalar {node.value!r}: {error}", codes.YAML_UNSUPPORTED_VALUE, node
-                ) from None
+            except (YAMLError, ValueError, KeyError, TypeError, ArithmeticError) as error:  # !!int x, !!bool maybe
+                raise _YamlProblem(f"Invalid YAML scalar {node.value!r}: {error}", codes.YAML_UNSUPPORTED_VALUE, node) from None
             if tag == _TAG + "bool":
                 return bool(value)
             if tag == _TAG + "int":
@@ -514,9 +496,7 @@ class YamlLocator:
         start, end = node.start_mark, node.end_mark
         return Span(doc.path, start.line + 1, start.column + 1, end.line + 1, end.column + 1)
 
-    def locate_in_string(
-        self, doc: SourceDocument, pointer: tuple[Any, ...], offset: int, length: int
-    ) -> Span | None:
+    def locate_in_string(self, doc: SourceDocument, pointer: tuple[Any, ...], offset: int, length: int) -> Span | None:
         assert doc.text is not None
         node = self._node(pointer)
         if node is None or type(node).__name__ != "ScalarNode":
