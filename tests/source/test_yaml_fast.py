@@ -179,6 +179,19 @@ _CUTS = ["-", ":", "?", "[", "]", "{", "}", ",", "#", "&a ", "*a", "!!str ", "!x
          "\\u00e9", "\\", "~", "null", "1e3", "0x1F", "0o17", ".inf", "2024-01-01", "yes", "&a:b", "#x"]  # fmt: skip
 
 
+def _yamlish(value: Any, indent: int = 0) -> str:
+    """A rough block-YAML rendering, not always valid YAML (as tests/lsp/test_robustness.py's)."""
+    pad = " " * indent
+    if isinstance(value, dict):
+        return "".join(
+            f"{pad}{k}:\n{_yamlish(v, indent + 2)}" if isinstance(v, (dict, list)) and v else f"{pad}{k}: {json.dumps(v)}\n"
+            for k, v in value.items()
+        )
+    if isinstance(value, list):
+        return "".join(f"{pad}- {json.dumps(v)}\n" for v in value)
+    return f"{pad}{json.dumps(value)}\n"
+
+
 def mutate(text: str, rng: random.Random) -> str:
     """A text an editor might hold on the way to ``text``: insertions, deletions, cuts, lines
     repeated or re-indented."""
@@ -236,8 +249,6 @@ def test_mutated_texts_read_alike(corpus: list[str], monkeypatch: pytest.MonkeyP
     seed=st.integers(0, 2**16),
 )
 def test_generated_documents_read_alike(value: Any, style: int, seed: int) -> None:
-    from tests.lsp.test_robustness import _yamlish
-
     monkeypatch = pytest.MonkeyPatch()
     try:
         texts = [_dump(value, style), _yamlish(value)]
