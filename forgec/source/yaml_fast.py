@@ -12,14 +12,18 @@ only where they are known to agree, and the pure path runs for everything else:
   (``tests/source/test_yaml_fast.py``, ``scripts/diff_yaml.py``): a ``%`` directive line (libyaml
   reads ``%YAML 1.1``, ruamel's C loader ignores the version), a byte-order mark anywhere, tabs (the
   pure scanner refuses a tab after ``:`` or at the end of a line, libyaml does not), and the
-  line breaks NEL, LS and PS (libyaml breaks lines there, the pure scanner refuses them);
+  line breaks NEL, LS and PS (libyaml breaks lines there, the pure scanner refuses them), a lone
+  CR, an anchor name or a tag the two split differently (``&a:b``, ``!!!int``), a block-scalar
+  header with a comment not set off by a space, a document that is one block scalar, and an empty
+  scalar anywhere but as a left-out value of a block mapping (repaired, below);
 * nesting deeper than :data:`C_MAX_DEPTH` (the C composer recurses on the C stack, which a thread
   can run out of; the pure composer's Python recursion is bounded by the recursion limit);
 * ``ruamel.yaml.clib`` missing (PyPy, a platform without its wheel): silently the pure path.
 
-Two differences are repaired rather than avoided: libyaml marks the end of a collection that ends
-at the end of a text without a final line break on the line after it (the pure composer: at the
-text's end), and a plain scalar's ``style`` is ``''`` where the pure composer gives ``None``
+Three differences are repaired rather than avoided: libyaml marks the end of a collection that
+ends at the end of a text without a final line break on the line after it (the pure composer: at
+the text's end); it puts a left-out value (``role:`` while it is being typed) right after the
+``:``, the pure parser at the next key or the mapping's end; and a plain scalar's ``style`` is ``''`` where the pure composer gives ``None``
 (forgec reads the style only to tell quoted and block scalars apart, so it is left as it is).
 Scalars are resolved (``int``, ``bool``, ``null``…) with ruamel's own YAML 1.2 table, taken from
 :class:`ruamel.yaml.resolver.VersionedResolver`, by a resolver without its per-call version lookup
@@ -142,18 +146,30 @@ def compose_fast(text: str) -> tuple[bool, Any]:
         return False, None
     if root is None:
         return True, None
-    if getattr(root, "style", None) in ("|", ">") or _has_empty_plain_scalar(root):
+    if getattr(root, "style", None) in ("|", ">"):
         # a document that is one block scalar may hold lines at column 0, which libyaml reads
         # as comments and the pure scanner as content
         return False, None
     if not text.endswith("\n"):
         _end_at_text_end(root, text)
+    if not _settle_left_out_values(root, text):
+        return False, None
     return True, root
 
 
-def _has_empty_plain_scalar(root: Any) -> bool:
-    """Whether the tree has a value that was left out (``key:`` with nothing after it): libyaml
-    and ruamel's pure parser place such an empty scalar at different tokens."""
+#: what may stand between a ``:`` and the next token: blanks, line breaks, comments
+_BETWEEN_TOKENS = re.compile(r"(?:[ \r\n]|#[^\n]*)*")
+
+
+def _settle_left_out_values(root: Any, text: str) -> bool:
+    """Put each left-out value of a block mapping (``key:`` and nothing) where the pure composer
+    puts it; False if the tree has an empty scalar anywhere else (the pure path reads it then).
+
+    libyaml puts the empty scalar right after the ``:``; ruamel's pure parser at the end of the
+    next token, which is the next simple key (its node's start) or the mapping's end (the block-end
+    token, whose mark is the mapping node's end mark).  Only that case is repaired, and only when
+    nothing but blanks and comments lies between the two places.
+    """
     seen: set[int] = set()
     todo = [root]
     while todo:
@@ -161,17 +177,38 @@ def _has_empty_plain_scalar(root: Any) -> bool:
         value = node.value
         if isinstance(value, str):
             if not value and not node.style:
-                return True
+                return False  # an empty key, list entry or document, or a value not handled below
             continue
         if id(node) in seen:
             continue
         seen.add(id(node))
-        for child in value:
-            if isinstance(child, tuple):
-                todo.extend(child)
-            else:
-                todo.append(child)
-    return False
+        if type(node).__name__ != "MappingNode":
+            todo.extend(value)
+            continue
+        last = len(value) - 1
+        for index, (key, item) in enumerate(value):
+            todo.append(key)
+            if not (isinstance(item.value, str) and not item.value and not item.style) or node.flow_style:
+                todo.append(item)
+                continue
+            mark = value[index + 1][0].start_mark if index < last else node.end_mark
+            after = item.start_mark.index
+            if (
+                item.end_mark.index != after
+                or not 0 < after <= mark.index
+                or text[after - 1] != ":"
+                or (index < last and _explicit_key(text, mark.index))
+                or _BETWEEN_TOKENS.fullmatch(text, after, mark.index) is None
+            ):
+                return False
+            item.start_mark = item.end_mark = mark
+    return True
+
+
+def _explicit_key(text: str, at: int) -> bool:
+    """Whether the key starting at ``at`` follows a ``?`` on its line (its token ends there)."""
+    line_start = text.rfind("\n", 0, at) + 1
+    return text[line_start:at].rstrip(" ").endswith("?")
 
 
 def _end_at_text_end(root: Any, text: str) -> None:

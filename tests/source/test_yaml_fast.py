@@ -184,7 +184,9 @@ def _yamlish(value: Any, indent: int = 0) -> str:
     pad = " " * indent
     if isinstance(value, dict):
         return "".join(
-            f"{pad}{k}:\n{_yamlish(v, indent + 2)}" if isinstance(v, (dict, list)) and v else f"{pad}{k}: {json.dumps(v)}\n"
+            f"{pad}{k}:\n{_yamlish(v, indent + 2)}"
+            if isinstance(v, (dict, list)) and v
+            else f"{pad}{k}: {json.dumps(v)}\n"
             for k, v in value.items()
         )
     if isinstance(value, list):
@@ -274,7 +276,11 @@ DIVERGENT = {
     "an anchor name with a colon": "&project:b\n",
     "a tag handle and suffix split differently": "!!!int 3\n",
     "a block scalar header with a comment not set off": "a: >+#c\n  x\n",
-    "a value left out (the empty scalar's mark differs)": "a:\nb: 1\n",
+    "a left-out value with an anchor": "a: &x\nb: 1\n",
+    "a left-out value in a flow mapping": "{a: , b: 1}\n",
+    "a left-out list entry": "- a\n-\n- b\n",
+    "a left-out key": ": a\n",
+    "a left-out value before an explicit key": "a:\n? b\n: c\n",
     "a document that is a block scalar with a line at column 0": "|\n# x\n",
     "nesting deeper than C_MAX_DEPTH": "- " * (yaml_fast.C_MAX_DEPTH + 5) + "x\n",
 }
@@ -308,6 +314,17 @@ def test_the_end_of_a_text_without_a_final_line_break(monkeypatch: pytest.Monkey
     # libyaml marks these ends on a line after the text; the pure composer at the text's end
     for text in ("a: b", "- a", "a:\n  b: c", "a: |\n  x", "a: [1]", "a: b\n# c", "a: b  "):
         assert check_same(text, monkeypatch)
+
+
+@needs_clib
+def test_left_out_values_of_block_mappings_are_settled_where_the_pure_parser_puts_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # libyaml puts them right after the ":", ruamel at the next key or the mapping's end; typing
+    # `role:` before its value is the commonest transient text an editor sends
+    for text in ("a:\nb: 1\n", "a: # c\nb: 1\n", "x:\n  a:\nb: 1\n", "a:\n&k b: 1\n", "a: ", "a:\n  ",
+                 "- deploy: \n- deploy:", "items:\n  - kind: block\n    role:\n    content: x\n"):  # fmt: skip
+        assert check_same(text, monkeypatch), text
 
 
 def test_without_the_clib_the_pure_path_reads_everything(monkeypatch: pytest.MonkeyPatch) -> None:
