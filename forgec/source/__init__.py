@@ -10,6 +10,8 @@ sits.  The room, one job per module:
 * :mod:`forgec.source.json` -- ``JSON.parse`` with V8's messages, and JSON positions;
 * :mod:`forgec.source.yaml` -- forgec's YAML reading (ruamel.yaml, the JSON data model, guards
   against alias bombs and deep nesting), and YAML positions;
+* :mod:`forgec.source.yaml_fast` -- the same node tree composed by libyaml in C (ruamel.yaml.clib)
+  wherever it reads a text as ruamel's pure composer does (a differential test proves it);
 * :mod:`forgec.source.document` -- :class:`SourceDocument` (the text, the value, the reading
   diagnostics) and :func:`resolve_spans`, which turns diagnostics' pointers into line and column
   once, lazily, through the parser's locator.

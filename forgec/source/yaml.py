@@ -16,7 +16,10 @@ never as exceptions:
   so its time grows with the square of the depth (1,000 levels: 1 s; 5,000: 16 s).  Block nesting
   is linear in ruamel and is bounded by :data:`forgec.js.json.MAX_DEPTH` as JSON is.
 
-Positions come from ruamel's node tree, kept by :class:`YamlLocator`.
+Positions come from ruamel's node tree, kept by :class:`YamlLocator`.  The tree is composed by
+libyaml in C (:mod:`forgec.source.yaml_fast`, about ten times faster) wherever that reads the text
+exactly as ruamel's pure-Python composer does, and by the pure composer otherwise -- always for a
+text with an error, whose messages are the pure composer's.
 """
 
 from __future__ import annotations
@@ -38,6 +41,10 @@ YAML_NODE_BUDGET = 1_000_000
 #: Deepest flow nesting (``[``/``{``) read from YAML.  Lower than JSON's ``MAX_DEPTH`` because
 #: ruamel's scanner is quadratic in it (see the module docstring); 1,000 levels take ruamel ~1 s.
 YAML_MAX_FLOW_DEPTH = 1000
+#: Below this many characters a text without aliases (no ``*``) cannot reach
+#: :data:`YAML_NODE_BUDGET` nodes (each node takes at least half a character), so the expansion
+#: check is skipped for it.
+_NO_ALIAS_SIZE_LIMIT = YAML_NODE_BUDGET // 2 - 1
 #: Recursion limit while ruamel composes (it recurses about three frames per nesting level).
 _YAML_RECURSION_LIMIT = 12_000
 
@@ -56,6 +63,8 @@ def parse_yaml(doc: SourceDocument) -> None:
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
     from ruamel.yaml.reader import ReaderError
 
+    from forgec.source.yaml_fast import compose_fast
+
     assert doc.text is not None
     too_deep = yaml_flow_depth_exceeded(doc.text, YAML_MAX_FLOW_DEPTH)
     if too_deep is not None:
@@ -71,9 +80,11 @@ def parse_yaml(doc: SourceDocument) -> None:
         return
     yaml = YAML(typ="safe", pure=True)
     limit = sys.getrecursionlimit()
+    fast, root = compose_fast(doc.text)
     try:
         sys.setrecursionlimit(max(limit, _YAML_RECURSION_LIMIT))
-        root = yaml.compose(doc.text)
+        if not fast:
+            root = yaml.compose(doc.text)
     except MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         parts = [_yaml_error_text(p) for p in (error.context, error.problem) if p]
@@ -104,7 +115,7 @@ def parse_yaml(doc: SourceDocument) -> None:
     converter = _YamlConverter(yaml, doc)
     try:
         sys.setrecursionlimit(max(limit, _YAML_RECURSION_LIMIT))
-        if root is not None:
+        if root is not None and ("*" in doc.text or len(doc.text) >= _NO_ALIAS_SIZE_LIMIT):
             _check_expansion(root)
         doc.data = None if root is None else converter.convert(root, 0)
     except RecursionError:
@@ -526,6 +537,14 @@ def _yaml_scalar_offsets(text: str, node: Any) -> list[int]:
         return offsets
     quote = style if style in ('"', "'") else None
     pos = start + (1 if quote else 0)
+    # most scalars are one line without escapes: every character is one text character (the
+    # loop below would step one at a time, through the closing quote, to ``stop``)
+    if "\n" not in text[start:stop] and (
+        quote is None
+        or (quote == '"' and "\\" not in text[pos:stop])
+        or (quote == "'" and "''" not in text[pos : stop + 1])
+    ):
+        return list(range(pos, max(stop, pos) + 1))
     offsets.append(pos)
     while pos < stop:
         char = text[pos]
