@@ -17,6 +17,7 @@ from functools import lru_cache
 from typing import Any
 
 from ._emit import Emitted, emit
+from ._literal import RequiredLiteral, required_literal
 from ._parser import Parsed
 from .errors import JSRegexError, JSRegexTimeout
 from .replace import expand_js_replacement, expand_trim_replacement, prepass_dollar_zero
@@ -97,7 +98,8 @@ class JSPattern:
     """A compiled JavaScript ``RegExp``."""
 
     def __init__(self, source: str, flags: str, compiled: Any, emitted: Emitted, group_count: int,
-                 group_names: dict[str, int]) -> None:
+                 group_names: dict[str, int],
+                 literals: tuple[RequiredLiteral | None, RequiredLiteral | None] = (None, None)) -> None:
         self.source = source
         self.flags = flags
         self.global_ = "g" in flags
@@ -110,6 +112,20 @@ class JSPattern:
         self._needs_reset = any(enc for enc, _behind in emitted.enclosing.values())
         self._canon = _canon_table(self.unicode) if emitted.canonical else None
         self._present = frozenset(compiled.groupindex)  # `groupindex` builds a new dict per access
+        #: a run every match contains (``_literal.py``): a text without it cannot match
+        self.required = literals[0]
+        anchor = literals[1]
+        #: (run, its offset from every match's start, lower-cased?): where a search may start
+        self._anchor = (anchor.needle, anchor.offset, anchor.folded) if anchor and anchor.offset is not None else None
+        self._needle = literals[0].needle if literals[0] else ""
+        self._folded = bool(literals[0] and literals[0].folded)
+
+    def may_match(self, text: str) -> bool:
+        """False when ``text`` cannot hold a match (it lacks the required literal); exact, and cheap:
+        one C-level substring search (of the lower-cased text under ``i``)."""
+        if not self._needle:
+            return True
+        return self._needle in (text.lower() if self._folded else text)
 
     def __repr__(self) -> str:
         return f"/{self.source}/{self.flags}"
@@ -192,7 +208,20 @@ class JSPattern:
         pos, n = 0, len(view)
         search = self.regex.search
         subject = self._matchable(view)
+        anchor = self._anchor
+        haystack = ""
+        needle, offset = "", 0
+        if anchor is not None:  # every match has the run `needle` at `offset` from its start
+            needle, offset, folded = anchor
+            haystack = view.lower() if folded else view
+            if len(haystack) != len(view):  # a lower-casing that changes lengths: indexes differ
+                anchor = None
         while True:
+            if anchor is not None:
+                found = haystack.find(needle, pos + offset)
+                if found < 0:
+                    break
+                pos = found - offset
             if deadline is None:
                 m = search(subject, pos)
             else:
@@ -293,7 +322,8 @@ def _compile(pattern: str, flags: str) -> JSPattern:
         raise _unsupported(pattern, flags, "it needs more memory to compile than this machine has") from None
     except (regex.error, OverflowError) as exc:  # V8 accepts what regex cannot
         raise _unsupported(pattern, flags, str(exc) or type(exc).__name__) from None
-    return JSPattern(pattern, flags, compiled, emitted, parsed.capture_count, parsed.group_names)
+    return JSPattern(pattern, flags, compiled, emitted, parsed.capture_count, parsed.group_names,
+                     required_literal(parsed.tree, flags))
 
 
 class _TooCostly(Exception):
@@ -345,6 +375,8 @@ def transform_string(
     substitution apply (A5.4).  ``matches`` counts what the reference's statistics count (A5.6).
     Raises :class:`JSRegexTimeout` when matching takes longer than ``timeout`` seconds.
     """
+    if not pattern.may_match(text):
+        return text, 0
     head = ""
     body = text
     if max_chars is not None:

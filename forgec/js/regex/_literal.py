@@ -1,0 +1,145 @@
+"""The literal text every match of a pattern must contain, read from the V8-port syntax tree.
+
+Most regex rules of a prompt stack match few messages (a name, a word, a tag), and running the
+``regex`` engine over a text that cannot match costs tens to hundreds of microseconds (patterns that
+begin with ``\\b`` or a case class have no prefix the engine can scan for). A *required literal* is a
+run of characters every match consumes contiguously; when the text does not contain it, no match
+exists and the engine is not run at all (a C-level ``str.__contains__``). When the run also sits at a
+fixed distance from the start of every match, the engine's search starts at the first place the run
+can occur (``str.find``) instead of at ``lastIndex``: no match can start earlier.
+
+Exactness rests on two facts:
+
+- Only consuming items count, and only those that always consume: characters, groups and sequences
+  of them, the first ``min`` iterations of a quantifier. Zero-width items (``^``, ``\\b``, lookarounds)
+  do not break a run: the characters around them are adjacent in the subject. Anything else
+  (classes, alternatives, backreferences, optional parts) ends the run.
+- The run is searched in the text the caller holds, not in the pattern's view of it, so only
+  characters that are identical in both are used: no surrogate halves, no astral characters (a
+  UTF-16 view splits them, a ``u`` view joins pairs the text may hold as two halves).
+
+Under the ``i`` flag a character is used only when every character it matches (its equivalence class,
+:func:`._casefold.equivalents`, V8's canonicalisation with or without ``u``) lower-cases to the same
+single character; the run is then searched in ``text.lower()``. That lowering works character by
+character except for the final sigma, whose class (σ, ς, Σ) fails the test, so a window that matches
+lower-cases exactly to the run. Characters without that property (``ſ``/``s`` with ``u``, the Kelvin
+sign, sigma) end the run: the prefilter is weaker there, never wrong.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import _casefold as cf
+from ._ast import Alt, Assertion, BackRef, Char, Empty, Group, Look, Node, Quant, Seq
+
+__all__ = ["RequiredLiteral", "required_literal"]
+
+#: a consuming item that is not part of a run: its width in view characters, or None when it varies
+_Break = tuple[int | None]
+_Token = str | _Break
+#: copies of a fixed-count quantifier's body written out (``a{3}`` is the run ``aaa``)
+_MAX_COPIES = 16
+
+
+@dataclass(frozen=True, slots=True)
+class RequiredLiteral:
+    """A run every match contains: ``needle`` (lower-cased when ``folded``) and, when it is the same
+    for every match, ``offset``, the number of view characters between a match's start and the run."""
+
+    needle: str
+    folded: bool
+    offset: int | None
+
+
+def _char(value: int, icase: bool, unicode: bool) -> str | None:
+    """The character a run holds for ``value``, or None when it cannot be searched in the text."""
+    if value > 0xFFFF or 0xD800 <= value <= 0xDFFF:
+        return None
+    ch = chr(value)
+    if not icase:
+        return ch
+    low = ch.lower()
+    if len(low) != 1:
+        return None
+    for other in cf.equivalents(value, unicode):
+        if other > 0xFFFF or 0xD800 <= other <= 0xDFFF or chr(other).lower() != low:
+            return None
+    return low
+
+
+def _tokens(node: Node, icase: bool, unicode: bool, depth: int = 0) -> list[_Token]:
+    """The consuming items of ``node`` in order: run characters (str) and breaks (``(width,)``)."""
+    if depth > 200:  # deeper nesting than realistic rules: give up on this part (a break is always safe)
+        return [(None,)]
+    if isinstance(node, Char):
+        ch = _char(node.value, icase, unicode)
+        return [ch] if ch is not None else [(1,)]
+    if isinstance(node, (Assertion, Look, Empty)):
+        return []
+    if isinstance(node, Group):
+        return _tokens(node.body, icase, unicode, depth + 1)
+    if isinstance(node, Seq):
+        out: list[_Token] = []
+        for item in node.items:
+            out.extend(_tokens(item, icase, unicode, depth + 1))
+        return out
+    if isinstance(node, Alt):
+        widths = {_width(_tokens(a, icase, unicode, depth + 1)) for a in node.alternatives}
+        return [(widths.pop(),)] if len(widths) == 1 else [(None,)]
+    if isinstance(node, Quant):
+        if node.max == 0:
+            return []
+        body = _tokens(node.body, icase, unicode, depth + 1)
+        if node.min == 0:
+            return [(None,)]
+        if node.min == node.max and node.min * len(body) <= _MAX_COPIES:
+            return body * node.min
+        return [*body, (None,)]
+    if isinstance(node, BackRef):
+        return [(None,)]
+    return [(1,)]  # Dot, CharClass, ClassEscape: one view character
+
+
+def _width(tokens: list[_Token]) -> int | None:
+    total = 0
+    for t in tokens:
+        if isinstance(t, str):
+            total += 1
+        elif t[0] is None:
+            return None
+        else:
+            total += t[0]
+    return total
+
+
+def required_literal(tree: Node, flags: str) -> tuple[RequiredLiteral | None, RequiredLiteral | None]:
+    """(the longest required run, the longest one at a fixed offset); None where there is none."""
+    icase = "i" in flags
+    tokens = _tokens(tree, icase, "u" in flags)
+    runs: list[tuple[str, int | None]] = []
+    offset: int | None = 0
+    run: list[str] = []
+    start: int | None = 0
+    for t in tokens:
+        if isinstance(t, str):
+            if not run:
+                start = offset
+            run.append(t)
+            offset = None if offset is None else offset + 1
+            continue
+        if run:
+            runs.append(("".join(run), start))
+            run = []
+        offset = None if offset is None or t[0] is None else offset + t[0]
+    if run:
+        runs.append(("".join(run), start))
+    if not runs:
+        return None, None
+    longest = max(runs, key=lambda r: len(r[0]))
+    fixed = [r for r in runs if r[1] is not None]
+    anchored = max(fixed, key=lambda r: len(r[0])) if fixed else None
+    return (
+        RequiredLiteral(longest[0], icase, longest[1]),
+        RequiredLiteral(anchored[0], icase, anchored[1]) if anchored else None,
+    )
