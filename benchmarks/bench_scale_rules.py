@@ -25,7 +25,6 @@ average: the only honest comparison on a shared, loaded machine.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import random
 import subprocess
@@ -39,8 +38,14 @@ FIXTURES = Path(os.environ.get("FORGEC_FIXTURES", "/work/shared/fixtures/sillyta
 
 # --- the rules workload ---------------------------------------------------------------------------
 
-WORDS = ("lantern harbor whisper crimson meadow falcon ember quartz willow thunder velvet cobalt "
-         "saffron glacier orchid marble tempest juniper obsidian sparrow").split()
+WORDS = ["lantern", "harbor", "whisper", "crimson", "meadow", "falcon", "ember", "quartz", "willow", "thunder",
+         "velvet", "cobalt", "saffron", "glacier", "orchid", "marble", "tempest", "juniper", "obsidian", "sparrow"]
+#: the prose around them: the words the rules look for are ~4 % of a message's words
+_PROSE_TEXT = ("the and said was to a of in it she he they we you her his with for on at as but not that this "
+         "road night light door hand eyes voice city river stone fire wind sky table window smile moment "
+         "looked walked turned answered asked waited knew felt seemed quiet slowly again never always "
+         "little old long dark cold warm small great other first last young")
+PROSE = _PROSE_TEXT.split()
 NAMES = ["Alice", "Bob", "Mira", "Kael", "Sera", "Doran", "Lyra", "Thorn"]
 
 
@@ -115,7 +120,7 @@ def _rules() -> list[dict[str, Any]]:
 def _message_text(rng: random.Random, i: int) -> str:
     parts: list[str] = []
     for _ in range(rng.randint(3, 7)):
-        words = rng.choices(WORDS + ["the", "and", "said", "was", "to", "a"] * 6, k=rng.randint(8, 20))
+        words = [rng.choice(WORDS) if rng.random() < 0.04 else rng.choice(PROSE) for _ in range(rng.randint(8, 20))]
         sentence = " ".join(words).capitalize()
         if rng.random() < 0.2:
             sentence = f"{rng.choice(NAMES)}, {sentence}"

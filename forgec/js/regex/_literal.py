@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from . import _casefold as cf
 from ._ast import Alt, Assertion, BackRef, Char, Empty, Group, Look, Node, Quant, Seq
 
-__all__ = ["RequiredLiteral", "required_literal"]
+__all__ = ["RequiredLiteral", "literal_text", "required_literal"]
 
 #: a consuming item that is not part of a run: its width in view characters, or None when it varies
 _Break = tuple[int | None]
@@ -143,3 +143,17 @@ def required_literal(tree: Node, flags: str) -> tuple[RequiredLiteral | None, Re
         RequiredLiteral(longest[0], icase, longest[1]),
         RequiredLiteral(anchored[0], icase, anchored[1]) if anchored else None,
     )
+
+
+def literal_text(tree: Node, flags: str) -> str | None:
+    """The text a pattern consisting of characters alone matches (no ``i``, no assertion, no group),
+    when it holds no surrogate or astral character; None otherwise."""
+    if "i" in flags:
+        return None
+    items = tree.items if isinstance(tree, Seq) else [tree]
+    chars: list[str] = []
+    for item in items:
+        if not isinstance(item, Char) or item.value > 0xFFFF or 0xD800 <= item.value <= 0xDFFF:
+            return None
+        chars.append(chr(item.value))
+    return "".join(chars) or None

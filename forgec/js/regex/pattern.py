@@ -16,8 +16,9 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any
 
+from ._ast import nullable
 from ._emit import Emitted, emit
-from ._literal import RequiredLiteral, required_literal
+from ._literal import RequiredLiteral, literal_text, required_literal
 from ._parser import Parsed
 from .errors import JSRegexError, JSRegexTimeout
 from .replace import expand_js_replacement, expand_trim_replacement, prepass_dollar_zero
@@ -99,7 +100,8 @@ class JSPattern:
 
     def __init__(self, source: str, flags: str, compiled: Any, emitted: Emitted, group_count: int,
                  group_names: dict[str, int],
-                 literals: tuple[RequiredLiteral | None, RequiredLiteral | None] = (None, None)) -> None:
+                 literals: tuple[RequiredLiteral | None, RequiredLiteral | None] = (None, None),
+                 nonempty: bool = False, literal_text: str | None = None) -> None:
         self.source = source
         self.flags = flags
         self.global_ = "g" in flags
@@ -118,6 +120,10 @@ class JSPattern:
         #: (run, its offset from every match's start, lower-cased?): where a search may start
         self._anchor = (anchor.needle, anchor.offset, anchor.folded) if anchor and anchor.offset is not None else None
         self._needle = literals[0].needle if literals[0] else ""
+        #: no match can be empty (the V8 tree is not nullable): JavaScript's stepping is finditer's
+        self._nonempty = nonempty
+        #: the whole pattern is this text (no ``i``): ``str.replace``/``str.count`` are its matches
+        self._literal = literal_text
         self._folded = bool(literals[0] and literals[0].folded)
 
     def may_match(self, text: str) -> bool:
@@ -203,12 +209,35 @@ class JSPattern:
     # --- matching ----------------------------------------------------------------------------
     def iter_view(self, view: str, timeout: float | None = 1.0) -> list[JSMatch]:
         """The matches ``String.prototype.replace`` uses: one if not global, else all (JS stepping)."""
-        deadline = None if timeout is None else time.monotonic() + timeout
-        out: list[JSMatch] = []
-        pos, n = 0, len(view)
-        search = self.regex.search
+        return [JSMatch(self, m, view) for m in self._scan(view, timeout)]
+
+    def _timed_out(self) -> JSRegexTimeout:
+        return JSRegexTimeout(f"/{self.source}/{self.flags} timed out")
+
+    def _scan(self, view: str, timeout: float | None) -> list[Any]:
+        """The ``regex`` matches of :meth:`iter_view` (on the matchable subject), within ``timeout``.
+
+        Three ways, one result. A pattern that cannot match the empty string steps exactly as
+        ``finditer`` does (the next search starts where a match ended), so its global matches come from
+        one C-level ``finditer`` whose ``timeout`` bounds the whole iteration, unless it has a required
+        run at a fixed offset (``_literal.py``): then each search starts at the run's next occurrence
+        (``str.find``), skipping text the engine would scan position by position. Otherwise a loop of
+        searches steps as JavaScript's ``lastIndex`` does (past an empty match by one unit).
+        """
         subject = self._matchable(view)
         anchor = self._anchor
+        if anchor is None and self.global_ and self._nonempty:
+            try:
+                found = list(self.regex.finditer(subject) if timeout is None
+                             else self.regex.finditer(subject, timeout=timeout))
+            except TimeoutError as exc:
+                raise self._timed_out() from exc
+            if all(m.end() > m.start() for m in found):  # always, unless the emitter disagrees with the AST
+                return found
+        deadline = None if timeout is None else time.monotonic() + timeout
+        out: list[Any] = []
+        pos, n = 0, len(view)
+        search = self.regex.search
         haystack = ""
         needle, offset = "", 0
         if anchor is not None:  # every match has the run `needle` at `offset` from its start
@@ -218,23 +247,23 @@ class JSPattern:
                 anchor = None
         while True:
             if anchor is not None:
-                found = haystack.find(needle, pos + offset)
-                if found < 0:
+                at = haystack.find(needle, pos + offset)
+                if at < 0:
                     break
-                pos = found - offset
+                pos = at - offset
             if deadline is None:
                 m = search(subject, pos)
             else:
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
-                    raise JSRegexTimeout(f"/{self.source}/{self.flags} timed out")
+                    raise self._timed_out()
                 try:
                     m = search(subject, pos, timeout=remaining)
                 except TimeoutError as exc:
-                    raise JSRegexTimeout(f"/{self.source}/{self.flags} timed out") from exc
+                    raise self._timed_out() from exc
             if m is None:
                 break
-            out.append(JSMatch(self, m, view))
+            out.append(m)
             if not self.global_:
                 break
             s, e = m.span()
@@ -323,7 +352,7 @@ def _compile(pattern: str, flags: str) -> JSPattern:
     except (regex.error, OverflowError) as exc:  # V8 accepts what regex cannot
         raise _unsupported(pattern, flags, str(exc) or type(exc).__name__) from None
     return JSPattern(pattern, flags, compiled, emitted, parsed.capture_count, parsed.group_names,
-                     required_literal(parsed.tree, flags))
+                     required_literal(parsed.tree, flags), not nullable(parsed.tree), literal_text(parsed.tree, flags))
 
 
 class _TooCostly(Exception):
@@ -380,31 +409,67 @@ def transform_string(
     head = ""
     body = text
     if max_chars is not None:
-        data = text.encode("utf-16-le", "surrogatepass")
-        n = len(data) // 2
-        if n > max_chars:
-            cut = 2 * (n - max_chars)
-            head = data[:cut].decode("utf-16-le", "surrogatepass")
-            body = data[cut:].decode("utf-16-le", "surrogatepass")
-    view = pattern.view(body)
-    matches = pattern.iter_view(view, timeout)
-    if not matches:
-        return text, 0
-    named = bool(pattern.group_names)
+        if text.isascii():  # one unit per character: the cut is a slice
+            if len(text) > max_chars:
+                head, body = text[: len(text) - max_chars], text[len(text) - max_chars :]
+        else:
+            data = text.encode("utf-16-le", "surrogatepass")
+            n = len(data) // 2
+            if n > max_chars:
+                cut = 2 * (n - max_chars)
+                head = data[:cut].decode("utf-16-le", "surrogatepass")
+                body = data[cut:].decode("utf-16-le", "surrogatepass")
+    # Both expanders copy a template without "$" as it is (the $0 pre-pass too): every match becomes
+    # the same text, and neither the groups nor a JSMatch are needed.
+    constant = "$" not in replace
+    literal = pattern._literal
+    if constant and literal is not None:
+        # A pattern that is one literal text (no surrogates or astral characters: _literal.py) matches
+        # where str.find does, in the text as much as in its view; JavaScript steps past each match,
+        # as str.replace and str.count do.  The result is re-joined as the view's would be.
+        count = body.count(literal) if pattern.global_ else int(literal in body)
+        if not count:
+            return text, 0
+        result = _joined(head + (body.replace(literal, replace) if pattern.global_ else body.replace(literal, replace, 1)))
+    else:
+        view = pattern.view(body)
+        found = pattern._scan(view, timeout)
+        count = len(found)
+        if not count:
+            return text, 0
+        if constant:
+            parts: list[str] = []
+            last = 0
+            for m in found:
+                s, e = m.span()
+                parts.append(view[last:s])
+                last = e
+            parts.append(view[last:])
+            result = _joined(head + replace.join(parts))
+        else:
+            result = _joined(head + _splice(view, [JSMatch(pattern, m, view) for m in found],
+                                            _expander(pattern, view, replace, trim_strings)))
+    if result == text or result == _joined(text):
+        return text, count
+    return result, count
+
+
+def _expander(pattern: JSPattern, view: str, replace: str, trim_strings: list[str] | None) -> Callable[[JSMatch], str]:
+    """The replacement of one match: pi-forge's trimStrings expander (A5.5) or, after the ``$0``
+    pre-pass, JavaScript's ``GetSubstitution`` (A5.4)."""
     if trim_strings:
         trims = [pattern.view(t) for t in trim_strings]
+        named = bool(pattern.group_names)
 
-        def fn(mm: JSMatch) -> str:
+        def trimmed(mm: JSMatch) -> str:
             groups = mm.groups() if pattern.group_count else []
             return expand_trim_replacement(replace, mm.matched, mm.start, view, groups,
                                            mm.named_groups() if named else None, trims)
-    else:
-        template = prepass_dollar_zero(replace)
 
-        def fn(mm: JSMatch) -> str:
-            return pattern._substitute(template, mm, view)
+        return trimmed
+    template = prepass_dollar_zero(replace)
 
-    result = _joined(head + _splice(view, matches, fn))
-    if result == text or result == _joined(text):
-        return text, len(matches)
-    return result, len(matches)
+    def substituted(mm: JSMatch) -> str:
+        return pattern._substitute(template, mm, view)
+
+    return substituted
