@@ -84,7 +84,7 @@ def _compile_units(compiled: Any) -> int:
     """The compile estimate of a compiled pattern (0 for a failure): its memory and its compile time."""
     from forgec.js.regex._cost import compile_cost
 
-    return compile_cost(compiled.regex.pattern) if not isinstance(compiled, Exception) else 0
+    return compile_cost(compiled.emitted_pattern) if not isinstance(compiled, Exception) else 0
 
 
 def _compile(pattern: str, flags: str) -> Any:
