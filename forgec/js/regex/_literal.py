@@ -42,12 +42,16 @@ _Token = str | _Break
 _MAX_COPIES = 16
 
 
+#: alternatives a prefilter tries at most (``/a|b|c…/`` with more is searched by the engine alone)
+_MAX_NEEDLES = 8
+
+
 @dataclass(frozen=True, slots=True)
 class RequiredLiteral:
-    """A run every match contains: ``needle`` (lower-cased when ``folded``) and, when it is the same
-    for every match, ``offset``, the number of view characters between a match's start and the run."""
+    """Runs of which every match contains one (``needles``, lower-cased when ``folded``) and, for a single
+    run at the same place in every match, ``offset``: the view characters between a match's start and it."""
 
-    needle: str
+    needles: tuple[str, ...]
     folded: bool
     offset: int | None
 
@@ -113,10 +117,8 @@ def _width(tokens: list[_Token]) -> int | None:
     return total
 
 
-def required_literal(tree: Node, flags: str) -> tuple[RequiredLiteral | None, RequiredLiteral | None]:
-    """(the longest required run, the longest one at a fixed offset); None where there is none."""
-    icase = "i" in flags
-    tokens = _tokens(tree, icase, "u" in flags)
+def _runs(tokens: list[_Token]) -> list[tuple[str, int | None]]:
+    """The runs of consecutive characters in ``tokens``, each with its offset (None once a width varies)."""
     runs: list[tuple[str, int | None]] = []
     offset: int | None = 0
     run: list[str] = []
@@ -134,14 +136,48 @@ def required_literal(tree: Node, flags: str) -> tuple[RequiredLiteral | None, Re
         offset = None if offset is None or t[0] is None else offset + t[0]
     if run:
         runs.append(("".join(run), start))
-    if not runs:
-        return None, None
-    longest = max(runs, key=lambda r: len(r[0]))
-    fixed = [r for r in runs if r[1] is not None]
+    return runs
+
+
+def _needles(node: Node, icase: bool, unicode: bool, depth: int = 0) -> tuple[str, ...] | None:
+    """Strings of which every match of ``node`` contains at least one: its longest run, or, when that
+    is better, the runs of a part every match goes through (a group, the first iteration of a
+    quantifier, one run per alternative of an alternation: ``/\\b(very|really) /``)."""
+    if depth > 50:
+        return None
+    options: list[tuple[str, ...]] = []
+    runs = _runs(_tokens(node, icase, unicode))
+    if runs:
+        options.append((max(runs, key=lambda r: len(r[0]))[0],))
+    parts: list[Node] = []
+    if isinstance(node, Group) or (isinstance(node, Quant) and node.min >= 1):
+        parts = [node.body]
+    elif isinstance(node, Seq):
+        parts = [item for item in node.items if isinstance(item, (Group, Quant, Alt))]
+    elif isinstance(node, Alt):
+        found = [_needles(a, icase, unicode, depth + 1) for a in node.alternatives]
+        union = tuple(dict.fromkeys(n for f in found if f is not None for n in f))
+        if all(f is not None for f in found) and len(union) <= _MAX_NEEDLES:
+            options.append(union)
+    for part in parts:
+        inner = _needles(part, icase, unicode, depth + 1)
+        if inner is not None:
+            options.append(inner)
+    if not options:
+        return None
+    return max(options, key=lambda o: (min(map(len, o)), -len(o)))
+
+
+def required_literal(tree: Node, flags: str) -> tuple[RequiredLiteral | None, RequiredLiteral | None]:
+    """(what every match contains: one or more runs, any of which; the longest run at a fixed offset
+    from every match's start); None where there is none."""
+    icase, unicode = "i" in flags, "u" in flags
+    needles = _needles(tree, icase, unicode)
+    fixed = [r for r in _runs(_tokens(tree, icase, unicode)) if r[1] is not None]
     anchored = max(fixed, key=lambda r: len(r[0])) if fixed else None
     return (
-        RequiredLiteral(longest[0], icase, longest[1]),
-        RequiredLiteral(anchored[0], icase, anchored[1]) if anchored else None,
+        RequiredLiteral(needles, icase, None) if needles else None,
+        RequiredLiteral((anchored[0],), icase, anchored[1]) if anchored else None,
     )
 
 

@@ -118,8 +118,8 @@ class JSPattern:
         self.required = literals[0]
         anchor = literals[1]
         #: (run, its offset from every match's start, lower-cased?): where a search may start
-        self._anchor = (anchor.needle, anchor.offset, anchor.folded) if anchor and anchor.offset is not None else None
-        self._needle = literals[0].needle if literals[0] else ""
+        self._anchor = (anchor.needles[0], anchor.offset, anchor.folded) if anchor and anchor.offset is not None else None
+        self._needles = literals[0].needles if literals[0] else ()
         #: no match can be empty (the V8 tree is not nullable): JavaScript's stepping is finditer's
         self._nonempty = nonempty
         #: the whole pattern is this text (no ``i``): ``str.replace``/``str.count`` are its matches
@@ -127,11 +127,16 @@ class JSPattern:
         self._folded = bool(literals[0] and literals[0].folded)
 
     def may_match(self, text: str) -> bool:
-        """False when ``text`` cannot hold a match (it lacks the required literal); exact, and cheap:
-        one C-level substring search (of the lower-cased text under ``i``)."""
-        if not self._needle:
+        """False when ``text`` cannot hold a match (it holds none of the runs every match contains,
+        ``_literal.py``); exact, and cheap: C-level substring searches (in the lower-cased text under ``i``)."""
+        needles = self._needles
+        if not needles:
             return True
-        return self._needle in (text.lower() if self._folded else text)
+        if self._folded:
+            text = text.lower()
+        if len(needles) == 1:
+            return needles[0] in text
+        return any(n in text for n in needles)
 
     def __repr__(self) -> str:
         return f"/{self.source}/{self.flags}"
