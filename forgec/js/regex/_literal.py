@@ -31,9 +31,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from . import _casefold as cf
-from ._ast import Alt, Assertion, BackRef, Char, Empty, Group, Look, Node, Quant, Seq
+from ._ast import Alt, Assertion, BackRef, Char, CharClass, ClassEscape, Empty, Group, Look, Node, Quant, Seq
 
-__all__ = ["RequiredLiteral", "literal_text", "required_literal"]
+__all__ = ["RequiredLiteral", "literal_text", "needs_non_ascii", "required_literal"]
 
 #: a consuming item that is not part of a run: its width in view characters, or None when it varies
 _Break = tuple[int | None]
@@ -97,8 +97,8 @@ def _tokens(node: Node, icase: bool, unicode: bool, depth: int = 0) -> list[_Tok
         body = _tokens(node.body, icase, unicode, depth + 1)
         if node.min == 0:
             return [(None,)]
-        if node.min == node.max and node.min * len(body) <= _MAX_COPIES:
-            return body * node.min
+        if node.min * len(body) <= _MAX_COPIES:  # every required iteration, one after the other
+            return body * node.min if node.min == node.max else [*(body * node.min), (None,)]
         return [*body, (None,)]
     if isinstance(node, BackRef):
         return [(None,)]
@@ -153,7 +153,11 @@ def _needles(node: Node, icase: bool, unicode: bool, depth: int = 0) -> tuple[st
     if isinstance(node, Group) or (isinstance(node, Quant) and node.min >= 1):
         parts = [node.body]
     elif isinstance(node, Seq):
-        parts = [item for item in node.items if isinstance(item, (Group, Quant, Alt))]
+        parts = [item for item in node.items if isinstance(item, (Group, Quant, Alt, CharClass, ClassEscape))]
+    elif isinstance(node, (CharClass, ClassEscape)):
+        members = _small_class(node, icase, unicode)
+        if members:
+            options.append(members)
     elif isinstance(node, Alt):
         found = [_needles(a, icase, unicode, depth + 1) for a in node.alternatives]
         union = tuple(dict.fromkeys(n for f in found if f is not None for n in f))
@@ -166,6 +170,63 @@ def _needles(node: Node, icase: bool, unicode: bool, depth: int = 0) -> tuple[st
     if not options:
         return None
     return max(options, key=lambda o: (min(map(len, o)), -len(o)))
+
+
+def _class_ranges(node: CharClass | ClassEscape, icase: bool, unicode: bool) -> cf.Ranges:
+    """The characters a class matches, as the emitter computes them (``_emit.Emitter._class_text``)."""
+    from ._emit import DIGIT, SPACE, TOP, WORD, WORD_IU
+    from ._props import property_members
+
+    negated = isinstance(node, CharClass) and node.negated
+    ranges = list(node.ranges) if isinstance(node, CharClass) else []
+    for esc in node.escapes if isinstance(node, CharClass) else [node]:
+        if esc.kind in "pP":
+            assert esc.prop is not None
+            ranges.extend(property_members(esc.prop[0], esc.prop[1], esc.kind == "P"))
+            continue
+        base = {"d": DIGIT, "s": SPACE, "w": WORD_IU if (unicode and icase) else WORD}[esc.kind.lower()]
+        ranges.extend(cf.complement(cf.normalize(base), TOP) if esc.kind.isupper() else base)
+    if icase:
+        ranges = cf.close_over_case(ranges, unicode)
+    ranges = cf.normalize(ranges)
+    return cf.complement(ranges, TOP) if negated else ranges
+
+
+def _small_class(node: CharClass | ClassEscape, icase: bool, unicode: bool) -> tuple[str, ...] | None:
+    """The members of a class of at most :data:`_MAX_NEEDLES` searchable characters (``[“”]``)."""
+    members: list[str] = []
+    for lo, hi in _class_ranges(node, icase, unicode):
+        if hi - lo >= _MAX_NEEDLES:
+            return None
+        for value in range(lo, hi + 1):
+            ch = _char(value, icase, unicode)
+            if ch is None:
+                return None
+            members.append(ch)
+            if len(members) > 2 * _MAX_NEEDLES:
+                return None
+    unique = tuple(dict.fromkeys(members))
+    return unique if 0 < len(unique) <= _MAX_NEEDLES else None
+
+
+def needs_non_ascii(node: Node, flags: str, depth: int = 0) -> bool:
+    """True when every match of ``node`` consumes a character beyond ASCII (``[“”]``, ``\\p{Emoji}``, ``é``
+    without ``i``...): an ASCII text (``str.isascii``, one C call) cannot match."""
+    icase, unicode = "i" in flags, "u" in flags
+    if depth > 50:
+        return False
+    if isinstance(node, Char):
+        return node.value >= 0x80 and not (icase and min(cf.equivalents(node.value, unicode)) < 0x80)
+    if isinstance(node, (CharClass, ClassEscape)):
+        ranges = _class_ranges(node, icase, unicode)
+        return not ranges or ranges[0][0] >= 0x80
+    if isinstance(node, Group) or (isinstance(node, Quant) and node.min >= 1):
+        return needs_non_ascii(node.body, flags, depth + 1)
+    if isinstance(node, Seq):
+        return any(needs_non_ascii(item, flags, depth + 1) for item in node.items)
+    if isinstance(node, Alt):
+        return all(needs_non_ascii(a, flags, depth + 1) for a in node.alternatives)
+    return False
 
 
 def required_literal(tree: Node, flags: str) -> tuple[RequiredLiteral | None, RequiredLiteral | None]:

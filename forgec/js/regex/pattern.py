@@ -18,7 +18,7 @@ from typing import Any
 
 from ._ast import nullable
 from ._emit import Emitted, emit
-from ._literal import RequiredLiteral, literal_text, required_literal
+from ._literal import RequiredLiteral, literal_text, needs_non_ascii, required_literal
 from ._parser import Parsed
 from .errors import JSRegexError, JSRegexTimeout
 from .replace import expand_js_replacement, expand_trim_replacement, prepass_dollar_zero
@@ -101,7 +101,7 @@ class JSPattern:
     def __init__(self, source: str, flags: str, compiled: Any, emitted: Emitted, group_count: int,
                  group_names: dict[str, int],
                  literals: tuple[RequiredLiteral | None, RequiredLiteral | None] = (None, None),
-                 nonempty: bool = False, literal_text: str | None = None) -> None:
+                 nonempty: bool = False, literal_text: str | None = None, non_ascii: bool = False) -> None:
         self.source = source
         self.flags = flags
         self.global_ = "g" in flags
@@ -125,10 +125,14 @@ class JSPattern:
         #: the whole pattern is this text (no ``i``): ``str.replace``/``str.count`` are its matches
         self._literal = literal_text
         self._folded = bool(literals[0] and literals[0].folded)
+        #: every match consumes a character beyond ASCII: an ASCII text cannot match
+        self._non_ascii = non_ascii
 
     def may_match(self, text: str) -> bool:
         """False when ``text`` cannot hold a match (it holds none of the runs every match contains,
         ``_literal.py``); exact, and cheap: C-level substring searches (in the lower-cased text under ``i``)."""
+        if self._non_ascii and text.isascii():
+            return False
         needles = self._needles
         if not needles:
             return True
@@ -363,7 +367,8 @@ def _compile(pattern: str, flags: str) -> JSPattern:
     except (regex.error, OverflowError) as exc:  # V8 accepts what regex cannot
         raise _unsupported(pattern, flags, str(exc) or type(exc).__name__) from None
     return JSPattern(pattern, flags, compiled, emitted, parsed.capture_count, parsed.group_names,
-                     required_literal(parsed.tree, flags), not nullable(parsed.tree), literal_text(parsed.tree, flags))
+                     required_literal(parsed.tree, flags), not nullable(parsed.tree), literal_text(parsed.tree, flags),
+                     needs_non_ascii(parsed.tree, flags))
 
 
 #: what the emitter writes for ``\b`` and ``\B`` with ASCII word characters (every flag set but ``iu``)
