@@ -358,31 +358,38 @@ def apply_to_system(
     return text
 
 
-def _eligible(rule: SelectedRule, messages: list[Any]) -> list[int]:
-    n = len(messages)
-    indexes: list[int] = []
-    for i, message in enumerate(messages):
-        if rule.roles is not None:
-            role = message.get("role", UNDEFINED) if isinstance(message, dict) else UNDEFINED
-            if (role if isinstance(role, str) else js_string(role)) not in rule.roles:
-                continue
-        depth = n - 1 - i
-        if rule.min_depth is not None and depth < rule.min_depth:
-            continue
-        if rule.max_depth is not None and depth > rule.max_depth:
-            continue
-        indexes.append(i)
+def _role_of(message: Any) -> str:
+    role = message.get("role", UNDEFINED) if isinstance(message, dict) else UNDEFINED
+    return role if isinstance(role, str) else js_string(role)
+
+
+def _eligible(rule: SelectedRule, n: int, roles: list[str]) -> list[int]:
+    """A4's message selection among ``n`` messages: role, depth window, then the last ``maxMessages``
+    (``roles``: one per message, read once per call site, as a rule never changes a role)."""
+    lo = 0 if rule.max_depth is None else max(0, n - 1 - rule.max_depth)
+    hi = n if rule.min_depth is None else n - rule.min_depth
+    if rule.roles is None:
+        indexes = list(range(lo, hi))
+    else:
+        allowed = rule.roles
+        indexes = [i for i in range(lo, hi) if roles[i] in allowed]
     if rule.max_messages is not None and len(indexes) > rule.max_messages:
         indexes = indexes[len(indexes) - rule.max_messages :]
     return indexes
 
 
 def _transform_message(rule: SelectedRule, message: Any, budget: RegexBudget) -> tuple[Any, int, int]:
-    """A5.2a: one message; returns (message or the same object, matches, changed segments)."""
+    """A5.2a: one message; returns (message or the same object, matches, changed segments).
+
+    A segment without the runs every match needs (``JSPattern.may_match``) is skipped before any timing:
+    most rules match few messages, and the check is one C-level substring search."""
     if not isinstance(message, dict):
         return message, 0, 0
     content = message.get("content")
+    may_match = rule.pattern.may_match
     if isinstance(content, str):
+        if not may_match(content):
+            return message, 0, 0
         new_text, matches = _transform(rule, content, budget)
         if new_text == content:
             return message, matches, 0
@@ -392,9 +399,11 @@ def _transform_message(rule: SelectedRule, message: Any, budget: RegexBudget) ->
     matches = changed = 0
     new_content: list[Any] | None = None
     for j, part in enumerate(content):
-        if not (isinstance(part, dict) and part.get("type") == "text" and isinstance(part.get("text"), str)):
+        if not (isinstance(part, dict) and part.get("type") == "text"):
             continue
-        text = part["text"]
+        text = part.get("text")
+        if not isinstance(text, str) or not may_match(text):
+            continue
         new_text, count = _transform(rule, text, budget)
         matches += count
         if new_text != text:
@@ -410,14 +419,18 @@ def _transform_message(rule: SelectedRule, message: Any, budget: RegexBudget) ->
 def _run_rules(
     rules: list[SelectedRule], messages: list[Any], diagnostics: list[Diagnostic], label: str, budget: RegexBudget
 ) -> list[Any]:
+    roles = [_role_of(m) for m in messages] if any(r.roles is not None for r in rules) else []
     for rule in rules:
         current = messages
         total = changed = 0
         if budget.exhausted():  # skipped as a whole, even where it would have had nothing to match
             _over_budget(diagnostics, rule, label, budget)
             continue
+        # the rule's whole wall time is charged (its searches charge themselves as they go, so a
+        # search never waits past the budget; the rest, prefilters and copies, is added at the end)
+        started, spent = time.monotonic(), budget.spent
         try:
-            for i in _eligible(rule, messages):
+            for i in _eligible(rule, len(messages), roles):
                 new_message, count, segs = _transform_message(rule, messages[i], budget)
                 total += count
                 changed += segs
@@ -431,6 +444,8 @@ def _run_rules(
         except _OverBudget:
             _over_budget(diagnostics, rule, label, budget)
             continue
+        finally:
+            budget.spent = max(budget.spent, spent + time.monotonic() - started)
         _stat(diagnostics, rule, total, changed, label)
         messages = current
     return messages
