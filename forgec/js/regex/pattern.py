@@ -17,6 +17,7 @@ from functools import lru_cache
 from typing import Any
 
 from ._ast import nullable
+from ._cost import SEARCH_STEP_SECONDS, attempt_work
 from ._emit import Emitted, emit
 from ._literal import RequiredLiteral, literal_text, needs_non_ascii, required_literal
 from ._parser import Parsed
@@ -25,6 +26,7 @@ from .replace import expand_js_replacement, expand_trim_replacement, prepass_dol
 from .syntax import normalize_flags, parse_checked
 
 __all__ = ["JSMatch", "JSPattern", "JSRegexError", "JSRegexTimeout", "compile_js", "transform_string"]
+
 
 
 def _units_view(text: str) -> str:
@@ -101,7 +103,8 @@ class JSPattern:
     def __init__(self, source: str, flags: str, compiled: Any, emitted: Emitted, group_count: int,
                  group_names: dict[str, int],
                  literals: tuple[RequiredLiteral | None, RequiredLiteral | None] = (None, None),
-                 nonempty: bool = False, literal_text: str | None = None, non_ascii: bool = False) -> None:
+                 nonempty: bool = False, literal_text: str | None = None, non_ascii: bool = False,
+                 work: int | None = None) -> None:
         self.source = source
         self.flags = flags
         self.global_ = "g" in flags
@@ -127,6 +130,8 @@ class JSPattern:
         self._folded = bool(literals[0] and literals[0].folded)
         #: every match consumes a character beyond ASCII: an ASCII text cannot match
         self._non_ascii = non_ascii
+        #: proven steps of one match attempt (``_cost.attempt_work``), None when unbounded
+        self._work = work
 
     def may_match(self, text: str) -> bool:
         """False when ``text`` cannot hold a match (it holds none of the runs every match contains,
@@ -232,6 +237,11 @@ class JSPattern:
     def _scan(self, view: str, timeout: float | None) -> list[Any]:
         """The ``regex`` matches of :meth:`iter_view` (on the matchable subject), within ``timeout``.
 
+        A pattern whose matching work is proven linear (``_cost.attempt_work``: no unbounded
+        repetition, no backreference) runs without the engine's ``timeout`` when ``len(view) + 1``
+        attempts at the pessimistic step time fit in ``timeout``: it cannot run out of it, and the
+        clock the engine reads per search is the largest cost left once the prefilter has passed.
+
         Three ways, one result. A pattern that cannot match the empty string steps exactly as
         ``finditer`` does (the next search starts where a match ended), so its global matches come from
         one C-level ``finditer`` whose ``timeout`` bounds the whole iteration, unless it has a required
@@ -241,6 +251,8 @@ class JSPattern:
         """
         subject = self._matchable(view)
         anchor = self._anchor
+        if timeout is not None and self._work is not None and (len(view) + 1) * self._work * SEARCH_STEP_SECONDS <= timeout:
+            timeout = None  # proven to finish within the time it was given (``_cost.attempt_work``)
         if anchor is None and self.global_ and self._nonempty:
             try:
                 found = list(self.regex.finditer(subject) if timeout is None
@@ -368,7 +380,7 @@ def _compile(pattern: str, flags: str) -> JSPattern:
         raise _unsupported(pattern, flags, str(exc) or type(exc).__name__) from None
     return JSPattern(pattern, flags, compiled, emitted, parsed.capture_count, parsed.group_names,
                      required_literal(parsed.tree, flags), not nullable(parsed.tree), literal_text(parsed.tree, flags),
-                     needs_non_ascii(parsed.tree, flags))
+                     needs_non_ascii(parsed.tree, flags), attempt_work(parsed.tree))
 
 
 #: what the emitter writes for ``\b`` and ``\B`` with ASCII word characters (every flag set but ``iu``)
