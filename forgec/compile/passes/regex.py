@@ -186,7 +186,10 @@ def select_rules(
         flags = raw_flags if isinstance(raw_flags, str) else ""
         if not _flags_ok(flags):
             continue
-        if budget is None or (pattern, flags) in _COMPILED:
+        compiled = _COMPILED.get((pattern, flags))  # every call site after the first: one look-up
+        if compiled is not None:
+            pass
+        elif budget is None:
             compiled = _compile(pattern, flags)
         elif budget.exhausted():
             diagnostics.append(_budget_diagnostic(raw_id, index, label, budget))

@@ -28,7 +28,6 @@ from .syntax import normalize_flags, parse_checked
 __all__ = ["JSMatch", "JSPattern", "JSRegexError", "JSRegexTimeout", "compile_js", "transform_string"]
 
 
-
 def _units_view(text: str) -> str:
     """One Python character per UTF-16 code unit."""
     if text.isascii():
@@ -253,6 +252,7 @@ class JSPattern:
         anchor = self._anchor
         if timeout is not None and self._work is not None and (len(view) + 1) * self._work * SEARCH_STEP_SECONDS <= timeout:
             timeout = None  # proven to finish within the time it was given (``_cost.attempt_work``)
+        deadline = None if timeout is None else time.monotonic() + timeout
         if anchor is None and self.global_ and self._nonempty:
             try:
                 found = list(self.regex.finditer(subject) if timeout is None
@@ -261,7 +261,6 @@ class JSPattern:
                 raise self._timed_out() from exc
             if all(m.end() > m.start() for m in found):  # always, unless the emitter disagrees with the AST
                 return found
-        deadline = None if timeout is None else time.monotonic() + timeout
         out: list[Any] = []
         pos, n = 0, len(view)
         search = self.regex.search
