@@ -381,7 +381,57 @@ def _eligible(rule: SelectedRule, n: int, roles: list[str]) -> list[int]:
     return indexes
 
 
-def _transform_message(rule: SelectedRule, message: Any, budget: RegexBudget) -> tuple[Any, int, int]:
+class _Texts:
+    """The text segments of one call site's messages, read once for all its rules: lower-cased copies
+    (rules with ``i`` prefilter on them) and, per version of the list, all segments joined, so a rule
+    none of them can match is dismissed in one C-level search (:meth:`JSPattern.may_match_joined`)."""
+
+    __slots__ = ("_joined", "_lowered", "_lowered_joined")
+
+    def __init__(self) -> None:
+        self._lowered: dict[str, str] = {}
+        self._joined: str | None = None
+        self._lowered_joined: str | None = None
+
+    def lower(self, text: str) -> str:
+        low = self._lowered.get(text)
+        if low is None:
+            low = self._lowered[text] = text.lower()
+        return low
+
+    def may_match_any(self, rule: SelectedRule, messages: list[Any]) -> bool:
+        if self._joined is None:
+            self._joined = "\x00".join(_segments(messages))
+            self._lowered_joined = None
+        return bool(rule.pattern.may_match_joined(self._joined, self._joined_lower))
+
+    def _joined_lower(self) -> str:
+        if self._lowered_joined is None:
+            self._lowered_joined = (self._joined or "").lower()
+        return self._lowered_joined
+
+    def changed(self) -> None:
+        """A rule changed a message: the joined text is stale."""
+        self._joined = self._lowered_joined = None
+
+
+def _segments(messages: list[Any]) -> list[str]:
+    """Every text segment a rule may transform (A5.2a), of every message."""
+    out: list[str] = []
+    for message in messages:
+        if not isinstance(message, dict):
+            continue
+        content = message.get("content")
+        if isinstance(content, str):
+            out.append(content)
+        elif isinstance(content, list):
+            for part in content:
+                if isinstance(part, dict) and part.get("type") == "text" and isinstance(part.get("text"), str):
+                    out.append(part["text"])
+    return out
+
+
+def _transform_message(rule: SelectedRule, message: Any, budget: RegexBudget, texts: _Texts) -> tuple[Any, int, int]:
     """A5.2a: one message; returns (message or the same object, matches, changed segments).
 
     A segment without the runs every match needs (``JSPattern.may_match``) is skipped before any timing:
@@ -390,8 +440,9 @@ def _transform_message(rule: SelectedRule, message: Any, budget: RegexBudget) ->
         return message, 0, 0
     content = message.get("content")
     may_match = rule.pattern.may_match
+    lower = texts.lower
     if isinstance(content, str):
-        if not may_match(content):
+        if not may_match(content, lower):
             return message, 0, 0
         new_text, matches = _transform(rule, content, budget)
         if new_text == content:
@@ -405,7 +456,7 @@ def _transform_message(rule: SelectedRule, message: Any, budget: RegexBudget) ->
         if not (isinstance(part, dict) and part.get("type") == "text"):
             continue
         text = part.get("text")
-        if not isinstance(text, str) or not may_match(text):
+        if not isinstance(text, str) or not may_match(text, lower):
             continue
         new_text, count = _transform(rule, text, budget)
         matches += count
@@ -423,6 +474,7 @@ def _run_rules(
     rules: list[SelectedRule], messages: list[Any], diagnostics: list[Diagnostic], label: str, budget: RegexBudget
 ) -> list[Any]:
     roles = [_role_of(m) for m in messages] if any(r.roles is not None for r in rules) else []
+    texts = _Texts()
     for rule in rules:
         current = messages
         total = changed = 0
@@ -433,8 +485,10 @@ def _run_rules(
         # search never waits past the budget; the rest, prefilters and copies, is added at the end)
         started, spent = time.monotonic(), budget.spent
         try:
+            if not texts.may_match_any(rule, messages):
+                continue  # no segment of any message can match: nothing to report either
             for i in _eligible(rule, len(messages), roles):
-                new_message, count, segs = _transform_message(rule, messages[i], budget)
+                new_message, count, segs = _transform_message(rule, messages[i], budget, texts)
                 total += count
                 changed += segs
                 if new_message is not messages[i]:
@@ -450,6 +504,8 @@ def _run_rules(
         finally:
             budget.spent = max(budget.spent, spent + time.monotonic() - started)
         _stat(diagnostics, rule, total, changed, label)
+        if current is not messages:
+            texts.changed()
         messages = current
     return messages
 

@@ -132,19 +132,32 @@ class JSPattern:
         #: proven steps of one match attempt (``_cost.attempt_work``), None when unbounded
         self._work = work
 
-    def may_match(self, text: str) -> bool:
+    def may_match(self, text: str, lowered: Callable[[str], str] = str.lower) -> bool:
         """False when ``text`` cannot hold a match (it holds none of the runs every match contains,
-        ``_literal.py``); exact, and cheap: C-level substring searches (in the lower-cased text under ``i``)."""
+        ``_literal.py``); exact, and cheap: C-level substring searches (in the lower-cased text under ``i``,
+        which ``lowered`` computes: a caller running many rules over one text may remember it)."""
         if self._non_ascii and text.isascii():
             return False
         needles = self._needles
         if not needles:
             return True
         if self._folded:
-            text = text.lower()
+            text = lowered(text)
         if len(needles) == 1:
             return needles[0] in text
         return any(n in text for n in needles)
+
+    def may_match_joined(self, joined: str, lowered: Callable[[], str]) -> bool:
+        """:meth:`may_match` for many texts at once, ``joined`` by NUL characters (``lowered()`` returns
+        the same lower-cased): False when none of them can match. A run holding a NUL could straddle two
+        texts, so the answer is True then."""
+        if self._non_ascii and joined.isascii():
+            return False
+        needles = self._needles
+        if not needles or any("\x00" in n for n in needles):
+            return True
+        haystack = lowered() if self._folded else joined
+        return any(n in haystack for n in needles)
 
     def __repr__(self) -> str:
         return f"/{self.source}/{self.flags}"
