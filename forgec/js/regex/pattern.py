@@ -131,6 +131,8 @@ class JSPattern:
         self._non_ascii = non_ascii
         #: proven steps of one match attempt (``_cost.attempt_work``), None when unbounded
         self._work = work
+        #: ``compiled`` with native multiline anchors, for texts with ``\n`` as their only line terminator
+        self._multiline = _compile_multiline(compiled) if "m" in flags else None
 
     def may_match(self, text: str, lowered: Callable[[str], str] = str.lower) -> bool:
         """False when ``text`` cannot hold a match (it holds none of the runs every match contains,
@@ -263,20 +265,23 @@ class JSPattern:
         """
         subject = self._matchable(view)
         anchor = self._anchor
+        compiled = self.regex
+        if self._multiline is not None and not any(t in view for t in _OTHER_TERMINATORS):
+            compiled = self._multiline
         if timeout is not None and self._work is not None and (len(view) + 1) * self._work * SEARCH_STEP_SECONDS <= timeout:
             timeout = None  # proven to finish within the time it was given (``_cost.attempt_work``)
         deadline = None if timeout is None else time.monotonic() + timeout
         if anchor is None and self.global_ and self._nonempty:
             try:
-                found = list(self.regex.finditer(subject) if timeout is None
-                             else self.regex.finditer(subject, timeout=timeout))
+                found = list(compiled.finditer(subject) if timeout is None
+                             else compiled.finditer(subject, timeout=timeout))
             except TimeoutError as exc:
                 raise self._timed_out() from exc
             if all(m.end() > m.start() for m in found):  # always, unless the emitter disagrees with the AST
                 return found
         out: list[Any] = []
         pos, n = 0, len(view)
-        search = self.regex.search
+        search = compiled.search
         haystack = ""
         needle, offset = "", 0
         if anchor is not None:  # every match has the run `needle` at `offset` from its start
@@ -419,6 +424,29 @@ def _compile_emitted(text: str, flags: str) -> Any:
         if native != text:
             return regex.compile(native, regex.VERSION0 | regex.ASCII)
     return regex.compile(text, regex.VERSION0)
+
+
+#: what the emitter writes for ``^`` and ``$`` under ``m`` (V8's four line terminators)
+_LINE_START = "(?<![^\\n\\r\\u2028\\u2029])"
+_LINE_END = "(?![^\\n\\r\\u2028\\u2029])"
+#: the line terminators ``regex``'s ``MULTILINE`` does not know
+_OTHER_TERMINATORS = ("\r", "\u2028", "\u2029")
+
+
+def _compile_multiline(compiled: Any) -> Any | None:
+    """``compiled`` with V8's multiline ``^``/``$`` as ``regex``'s own (``MULTILINE``), or None.
+
+    The emitter spells them as lookarounds over the four line terminators, tried at every position;
+    ``regex``'s ``^``/``$`` are scanned for directly (about 2x on ``/^\\s+/gm``) but know ``\\n``
+    alone, so :meth:`JSPattern._scan` uses this spelling only for a text without ``\\r``, U+2028 and
+    U+2029, where both mean the same. The spellings are exact (no other emitted text holds them)."""
+    import regex
+
+    text = compiled.pattern
+    if _LINE_START not in text and _LINE_END not in text:
+        return None
+    native = text.replace(_LINE_START, "^").replace(_LINE_END, "$")
+    return regex.compile(native, compiled.flags | regex.MULTILINE)
 
 
 class _TooCostly(Exception):

@@ -3,7 +3,7 @@
 Every fast path must give exactly what the plain search loop gives: the required-literal prefilter
 (``_literal.py``) never rejects a text that has a match, the search start at the literal's first place
 finds the same matches, a literal pattern through ``str.replace`` equals the engine, the native ``\\b``
-equals the spelled-out one, and the per-search ``timeout`` is dropped only where ``_cost.attempt_work``
+and multiline ``^``/``$`` equal the spelled-out ones, and the per-search ``timeout`` is dropped only where ``_cost.attempt_work``
 proves it cannot be reached.
 """
 
@@ -18,7 +18,7 @@ import pytest
 
 from forgec.js.regex import JSRegexError, compile_js, transform_string
 from forgec.js.regex._cost import attempt_work
-from forgec.js.regex.pattern import JSPattern
+from forgec.js.regex.pattern import _LINE_END, _LINE_START, JSPattern
 from forgec.js.regex.syntax import parse_checked
 
 HERE = Path(__file__).parent
@@ -30,7 +30,7 @@ def _plain(pattern: JSPattern) -> JSPattern:
     """The same compiled pattern with every shortcut off: the search loop alone."""
     plain = copy.copy(pattern)
     plain._needles, plain._non_ascii, plain._anchor, plain._nonempty, plain._literal = (), False, None, False, None
-    plain._work = None
+    plain._work, plain._multiline = None, None
     return plain
 
 
@@ -132,6 +132,16 @@ def test_ascii_word_boundaries_are_native_except_with_iu() -> None:
             assert [m.span() for m in native.regex.finditer(view)] == [m.span() for m in spelled.finditer(view)]
     kept = compile_js(r"\bfoo\b", "giu")  # ſ and K are word characters here: no native equivalent
     assert kept.regex.pattern == kept.emitted_pattern
+
+
+@pytest.mark.parametrize("text", ["  a\n  b \n", "  a\r  b \r\n", "x\u2028  y  ", "\n\n  \n", "  a\u2029b  "])
+@pytest.mark.parametrize(("pattern", "flags"), [(r"^\s+", "gm"), (r"[ \t]+$", "gm"), (r"(?<=^|\n)\w", "gmu"), (r"^$", "gm")])
+def test_native_multiline_anchors_equal_the_spelled_out_ones(pattern: str, flags: str, text: str) -> None:
+    compiled = compile_js(pattern, flags)
+    assert compiled._multiline is not None
+    assert _LINE_START not in compiled._multiline.pattern and _LINE_END not in compiled._multiline.pattern
+    assert _spans(compiled, text) == _spans(_plain(compiled), text)
+    assert transform_string(compiled, text, "[$&]") == transform_string(_plain(compiled), text, "[$&]")
 
 
 @pytest.mark.parametrize(
