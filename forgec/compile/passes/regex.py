@@ -84,7 +84,7 @@ def _compile_units(compiled: Any) -> int:
     """The compile estimate of a compiled pattern (0 for a failure): its memory and its compile time."""
     from forgec.js.regex._cost import compile_cost
 
-    return compile_cost(compiled.regex.pattern) if not isinstance(compiled, Exception) else 0
+    return compile_cost(compiled.emitted_pattern) if not isinstance(compiled, Exception) else 0
 
 
 def _compile(pattern: str, flags: str) -> Any:
@@ -186,7 +186,10 @@ def select_rules(
         flags = raw_flags if isinstance(raw_flags, str) else ""
         if not _flags_ok(flags):
             continue
-        if budget is None or (pattern, flags) in _COMPILED:
+        compiled = _COMPILED.get((pattern, flags))  # every call site after the first: one look-up
+        if compiled is not None:
+            pass
+        elif budget is None:
             compiled = _compile(pattern, flags)
         elif budget.exhausted():
             diagnostics.append(_budget_diagnostic(raw_id, index, label, budget))
@@ -358,31 +361,89 @@ def apply_to_system(
     return text
 
 
-def _eligible(rule: SelectedRule, messages: list[Any]) -> list[int]:
-    n = len(messages)
-    indexes: list[int] = []
-    for i, message in enumerate(messages):
-        if rule.roles is not None:
-            role = message.get("role", UNDEFINED) if isinstance(message, dict) else UNDEFINED
-            if (role if isinstance(role, str) else js_string(role)) not in rule.roles:
-                continue
-        depth = n - 1 - i
-        if rule.min_depth is not None and depth < rule.min_depth:
-            continue
-        if rule.max_depth is not None and depth > rule.max_depth:
-            continue
-        indexes.append(i)
+def _role_of(message: Any) -> str:
+    role = message.get("role", UNDEFINED) if isinstance(message, dict) else UNDEFINED
+    return role if isinstance(role, str) else js_string(role)
+
+
+def _eligible(rule: SelectedRule, n: int, roles: list[str]) -> list[int]:
+    """A4's message selection among ``n`` messages: role, depth window, then the last ``maxMessages``
+    (``roles``: one per message, read once per call site, as a rule never changes a role)."""
+    lo = 0 if rule.max_depth is None else max(0, n - 1 - rule.max_depth)
+    hi = n if rule.min_depth is None else n - rule.min_depth
+    if rule.roles is None:
+        indexes = list(range(lo, hi))
+    else:
+        allowed = rule.roles
+        indexes = [i for i in range(lo, hi) if roles[i] in allowed]
     if rule.max_messages is not None and len(indexes) > rule.max_messages:
         indexes = indexes[len(indexes) - rule.max_messages :]
     return indexes
 
 
-def _transform_message(rule: SelectedRule, message: Any, budget: RegexBudget) -> tuple[Any, int, int]:
-    """A5.2a: one message; returns (message or the same object, matches, changed segments)."""
+class _Texts:
+    """The text segments of one call site's messages, read once for all its rules: lower-cased copies
+    (rules with ``i`` prefilter on them) and, per version of the list, all segments joined, so a rule
+    none of them can match is dismissed in one C-level search (:meth:`JSPattern.may_match_joined`)."""
+
+    __slots__ = ("_joined", "_lowered", "_lowered_joined")
+
+    def __init__(self) -> None:
+        self._lowered: dict[str, str] = {}
+        self._joined: str | None = None
+        self._lowered_joined: str | None = None
+
+    def lower(self, text: str) -> str:
+        low = self._lowered.get(text)
+        if low is None:
+            low = self._lowered[text] = text.lower()
+        return low
+
+    def may_match_any(self, rule: SelectedRule, messages: list[Any]) -> bool:
+        if self._joined is None:
+            self._joined = "\x00".join(_segments(messages))
+            self._lowered_joined = None
+        return bool(rule.pattern.may_match_joined(self._joined, self._joined_lower))
+
+    def _joined_lower(self) -> str:
+        if self._lowered_joined is None:
+            self._lowered_joined = (self._joined or "").lower()
+        return self._lowered_joined
+
+    def changed(self) -> None:
+        """A rule changed a message: the joined text is stale."""
+        self._joined = self._lowered_joined = None
+
+
+def _segments(messages: list[Any]) -> list[str]:
+    """Every text segment a rule may transform (A5.2a), of every message."""
+    out: list[str] = []
+    for message in messages:
+        if not isinstance(message, dict):
+            continue
+        content = message.get("content")
+        if isinstance(content, str):
+            out.append(content)
+        elif isinstance(content, list):
+            for part in content:
+                if isinstance(part, dict) and part.get("type") == "text" and isinstance(part.get("text"), str):
+                    out.append(part["text"])
+    return out
+
+
+def _transform_message(rule: SelectedRule, message: Any, budget: RegexBudget, texts: _Texts) -> tuple[Any, int, int]:
+    """A5.2a: one message; returns (message or the same object, matches, changed segments).
+
+    A segment without the runs every match needs (``JSPattern.may_match``) is skipped before any timing:
+    most rules match few messages, and the check is one C-level substring search."""
     if not isinstance(message, dict):
         return message, 0, 0
     content = message.get("content")
+    may_match = rule.pattern.may_match
+    lower = texts.lower
     if isinstance(content, str):
+        if not may_match(content, lower):
+            return message, 0, 0
         new_text, matches = _transform(rule, content, budget)
         if new_text == content:
             return message, matches, 0
@@ -392,9 +453,11 @@ def _transform_message(rule: SelectedRule, message: Any, budget: RegexBudget) ->
     matches = changed = 0
     new_content: list[Any] | None = None
     for j, part in enumerate(content):
-        if not (isinstance(part, dict) and part.get("type") == "text" and isinstance(part.get("text"), str)):
+        if not (isinstance(part, dict) and part.get("type") == "text"):
             continue
-        text = part["text"]
+        text = part.get("text")
+        if not isinstance(text, str) or not may_match(text, lower):
+            continue
         new_text, count = _transform(rule, text, budget)
         matches += count
         if new_text != text:
@@ -410,15 +473,22 @@ def _transform_message(rule: SelectedRule, message: Any, budget: RegexBudget) ->
 def _run_rules(
     rules: list[SelectedRule], messages: list[Any], diagnostics: list[Diagnostic], label: str, budget: RegexBudget
 ) -> list[Any]:
+    roles = [_role_of(m) for m in messages] if any(r.roles is not None for r in rules) else []
+    texts = _Texts()
     for rule in rules:
         current = messages
         total = changed = 0
         if budget.exhausted():  # skipped as a whole, even where it would have had nothing to match
             _over_budget(diagnostics, rule, label, budget)
             continue
+        # the rule's whole wall time is charged (its searches charge themselves as they go, so a
+        # search never waits past the budget; the rest, prefilters and copies, is added at the end)
+        started, spent = time.monotonic(), budget.spent
         try:
-            for i in _eligible(rule, messages):
-                new_message, count, segs = _transform_message(rule, messages[i], budget)
+            if not texts.may_match_any(rule, messages):
+                continue  # no segment of any message can match: nothing to report either
+            for i in _eligible(rule, len(messages), roles):
+                new_message, count, segs = _transform_message(rule, messages[i], budget, texts)
                 total += count
                 changed += segs
                 if new_message is not messages[i]:
@@ -431,7 +501,11 @@ def _run_rules(
         except _OverBudget:
             _over_budget(diagnostics, rule, label, budget)
             continue
+        finally:
+            budget.spent = max(budget.spent, spent + time.monotonic() - started)
         _stat(diagnostics, rule, total, changed, label)
+        if current is not messages:
+            texts.changed()
         messages = current
     return messages
 

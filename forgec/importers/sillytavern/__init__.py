@@ -138,7 +138,9 @@ def _convert(
             macros.scan(content)
         if done % 50 == 0:
             report_progress("scanning macros", done, total)
-    conversion = convert_items(walk.items, lambda done, all_: report_progress("converting prompts", done, all_))
+    conversion = convert_items(
+        walk.items, lambda done, all_: report_progress("converting prompts", done, all_), macros.cleaned
+    )
     report_progress("writing report", total, total)
     uses_last_user_message = conversion.uses_last_user_message or "lastusermessage" in macros.detected
 

@@ -6,13 +6,13 @@ skipped prompts leave gaps (``1, 7, 8, 12``): pi-forge users see the same ids in
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from forgec.js.values import UNDEFINED, js_trim, js_truthy
 
-from .patterns import LAST_USER_RE, NEWLINE_RUN_RE, strip_comments_and_trims
+from .patterns import LAST_USER_RE, collapse_newline_runs, strip_comments_and_trims
 from .preset import ConversionItem, PresetError, member, nullish
 
 CHAT_HISTORY = "chatHistory"
@@ -67,12 +67,16 @@ def raw_content(item: ConversionItem) -> str | None:
 
 
 def convert_items(
-    conversion_items: list[ConversionItem], progress: Callable[[int, int], None] | None = None
+    conversion_items: list[ConversionItem],
+    progress: Callable[[int, int], None] | None = None,
+    cleaned_texts: Mapping[str, str] | None = None,
 ) -> Conversion:
     """C6 over all conversion items, in order.
 
     ``progress(done, total)`` is called every :data:`PROGRESS_STEP` items, so a front end can
     show how far a preset with thousands of prompts has got (it never changes the result).
+    ``cleaned_texts``: contents already stripped of comments and ``{{trim}}`` (macro detection,
+    :attr:`MacroScan.cleaned`, strips the same texts first), looked up before stripping again.
     """
     result = Conversion()
     counter = 0
@@ -111,7 +115,9 @@ def convert_items(
             result.empty += 1
             result.outcomes.append(ItemOutcome(item, item_id, "empty"))
             continue
-        cleaned = strip_comments_and_trims(content)
+        cleaned = cleaned_texts.get(content) if cleaned_texts is not None else None
+        if cleaned is None:
+            cleaned = strip_comments_and_trims(content)
         if js_trim(cleaned) == "":
             result.empty += 1
             result.outcomes.append(ItemOutcome(item, item_id, "empty"))
@@ -136,7 +142,7 @@ def convert_items(
         _put(block, "name", name)
         _put(block, "enabled", item.order_enabled)
         block["role"] = role
-        block["content"] = js_trim(NEWLINE_RUN_RE.sub("\n\n", cleaned))
+        block["content"] = js_trim(collapse_newline_runs(cleaned))
         source = {}
         _put(source, "previousId", item.identifier)
         _put(source, "previousName", name)

@@ -14,7 +14,7 @@ from forgec.js.values import UNDEFINED
 
 from .convert import Conversion
 from .macros import MIGRATION_NOTES, NATIVE_MACROS, NATIVE_NOTES, MacroScan, display_name
-from .patterns import COMMENT_RE, TRIM_RE, template_text
+from .patterns import template_text, trim_left_after_comments
 from .preset import member
 from .regex_scripts import RegexSummary
 
@@ -126,7 +126,7 @@ def build_fidelity(
             content = content if isinstance(content, str) else ""
             if member(definition, "injection_position") == 1:
                 status, reason = APPROXIMATED, "in-chat-depth-lost"
-            elif TRIM_RE.search(COMMENT_RE.sub("", content)):
+            elif trim_left_after_comments(content):
                 status, reason = APPROXIMATED, "block-trim-removed"
             elif outcome.order_disabled:
                 status, reason = CONVERTED, "block-disabled"

@@ -125,12 +125,18 @@ class MacroScan:
     trim_stripped: int = 0
     detected: dict[str, None] = field(default_factory=dict)
     migration: dict[str, int] = field(default_factory=dict)
+    #: raw text -> the text stripped of comments and ``{{trim}}``, for the conversion that follows
+    cleaned: dict[str, str] = field(default_factory=dict, repr=False)
 
     def scan(self, content: str) -> None:
         """Count comments and ``{{trim}}`` on the raw text, then names in the cleaned text (E12)."""
-        self.comments_stripped += sum(1 for _ in COMMENT_RE.finditer(content))
-        self.trim_stripped += sum(1 for _ in TRIM_RE.finditer(content))
-        for match in MACRO_NAME_RE.finditer(strip_comments_and_trims(content)):
+        if "{{" not in content:  # every pattern here starts with "{{"
+            self.cleaned[content] = content
+            return
+        self.comments_stripped += len(COMMENT_RE.findall(content))
+        self.trim_stripped += len(TRIM_RE.findall(content))
+        cleaned = self.cleaned[content] = strip_comments_and_trims(content)
+        for match in MACRO_NAME_RE.finditer(cleaned):
             # The name is ASCII by construction, so str.lower() is JavaScript's toLowerCase here.
             name = match.group(1).lower()
             self.detected.setdefault(name, None)

@@ -32,8 +32,9 @@ TRIM_RE: Final = re.compile(r"\{\{" + _WS_CLASS + "*" + _ci("trim") + _WS_CLASS 
 LAST_USER_RE: Final = re.compile(r"\{\{" + _WS_CLASS + "*" + _ci("lastUserMessage") + r"(?![A-Za-z0-9_])")
 #: ``/\\{\\{(?!\\/\\/)([A-Za-z_][A-Za-z0-9_-]*)/g``: macro names (no space allowed after ``{{``).
 MACRO_NAME_RE: Final = re.compile(r"\{\{(?!//)([A-Za-z_][A-Za-z0-9_-]*)")
-#: ``/\\n{3,}/g``
-NEWLINE_RUN_RE: Final = re.compile(r"\n{3,}")
+#: ``/\\n{3,}/g``, spelled ``\n\n\n+`` (the same matches): ``re`` scans for a literal prefix in C, where
+#: ``\n{3,}`` is tried position by position (the largest real preset spent most of its conversion here)
+NEWLINE_RUN_RE: Final = re.compile(r"\n\n\n+")
 #: ``/\\s+/g`` for report cells
 WS_RUN_RE: Final = re.compile(_WS_CLASS + "+")
 #: ``/\\r?\\n/`` for trimStrings given as one string
@@ -47,8 +48,23 @@ _DASH_RUN_RE: Final = re.compile(r"-+")
 
 
 def strip_comments_and_trims(content: str) -> str:
-    """Comments first, then ``{{trim}}`` markers in the result (E12)."""
-    return TRIM_RE.sub("", COMMENT_RE.sub("", content))
+    """Comments first, then ``{{trim}}`` markers in the result (E12).
+
+    Both start with ``{{``: a text without one (a C-level check) is returned as it is."""
+    if "{{" not in content:
+        return content
+    content = COMMENT_RE.sub("", content)
+    return TRIM_RE.sub("", content) if "{{" in content else content
+
+
+def collapse_newline_runs(text: str) -> str:
+    """``text.replace(/\\n{3,}/g, "\\n\\n")``; a text without three newlines in a row is returned as it is."""
+    return NEWLINE_RUN_RE.sub("\n\n", text) if "\n\n\n" in text else text
+
+
+def trim_left_after_comments(content: str) -> bool:
+    """Whether a ``{{trim}}`` marker remains once comments are removed (the fidelity report's test)."""
+    return "{{" in content and TRIM_RE.search(COMMENT_RE.sub("", content)) is not None
 
 
 def slugify(text: str) -> str:

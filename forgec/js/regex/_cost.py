@@ -19,6 +19,22 @@ from __future__ import annotations
 
 import re
 
+from ._ast import (
+    INFINITY,
+    Alt,
+    Assertion,
+    Char,
+    CharClass,
+    ClassEscape,
+    Dot,
+    Empty,
+    Group,
+    Look,
+    Node,
+    Quant,
+    Seq,
+)
+
 #: units (≈ 1 µs each) allowed per pattern; realistic patterns stay far below (a 10-level nest of
 #: ``{10}`` is 2.6 e10 … and is refused; ``(?:a{1000}){1000}`` is 1 e6 and allowed)
 COMPILE_BUDGET = 2_000_000
@@ -117,3 +133,84 @@ def _quantifier(pattern: str, i: int) -> tuple[int | None, int]:
     if end < len(pattern) and pattern[end] in "?+":
         end += 1
     return low, end
+
+
+# --- matching work ---------------------------------------------------------------------------------
+
+#: seconds one unit of matching work is charged (a search step of the ``regex`` engine takes ~0.1-0.5 µs
+#: on the loaded 2-core machine; 1 µs is the pessimistic calibration this file uses throughout)
+SEARCH_STEP_SECONDS = 1e-6
+#: attempt work past this is not worth proving (and a product of large bounds would grow without end)
+_WORK_CAP = 1_000_000
+
+
+def attempt_work(tree: Node) -> int | None:
+    """An upper bound on the steps of one match attempt at one position, or None when none is proven.
+
+    A backtracking engine explores at most every way the pattern can match from a position: for a
+    sequence the product of its items' ways, for an alternation their sum, for ``X{m,n}`` the sum over
+    the counts, a lookaround once (it is atomic). Each way takes at most the pattern's longest path in
+    steps. Any unbounded quantifier (``*``, ``+``, ``{m,}``) or backreference leaves the work unproven
+    (``\\s+$`` on a long run of spaces is quadratic, ``(a|aa)+$`` exponential): those keep the clock.
+
+    A search tries each start position at most once, and a global replace's searches continue where
+    the last one stopped, so a whole ``transform_string`` does at most ``(len(text) + 1) * work`` steps:
+    linear in the text, and :meth:`JSPattern._scan` drops the per-search ``timeout`` when that bound,
+    at :data:`SEARCH_STEP_SECONDS` a step, fits in the time it was given.
+    """
+    found = _ways_and_length(tree, 0)
+    if found is None:
+        return None
+    ways, length = found
+    work = ways * max(length, 1)
+    return work if work <= _WORK_CAP else None
+
+
+def _ways_and_length(node: Node, depth: int) -> tuple[int, int] | None:
+    """(ways ``node`` can match from one position, steps of its longest way), or None (unbounded)."""
+    if depth > 100:
+        return None
+    if isinstance(node, (Char, CharClass, ClassEscape, Dot, Assertion, Empty)):
+        return 1, 1
+    if isinstance(node, Group):
+        return _ways_and_length(node.body, depth + 1)
+    if isinstance(node, Look):
+        inner = _ways_and_length(node.body, depth + 1)
+        return None if inner is None else (1, inner[0] * max(inner[1], 1))
+    if isinstance(node, Seq):
+        ways, length = 1, 0
+        for item in node.items:
+            inner = _ways_and_length(item, depth + 1)
+            if inner is None:
+                return None
+            ways, length = ways * inner[0], length + inner[1]
+            if ways * max(length, 1) > _WORK_CAP:
+                return None
+        return ways, length
+    if isinstance(node, Alt):
+        ways, length = 0, 0
+        for alternative in node.alternatives:
+            inner = _ways_and_length(alternative, depth + 1)
+            if inner is None:
+                return None
+            ways, length = ways + inner[0], max(length, inner[1])
+        return (ways, length) if ways * max(length, 1) <= _WORK_CAP else None
+    if isinstance(node, Quant):
+        if node.max >= INFINITY:
+            return None
+        if node.max == 0:
+            return 1, 0
+        inner = _ways_and_length(node.body, depth + 1)
+        if inner is None:
+            return None
+        body_ways, body_length = inner
+        ways, power = 0, 1
+        for count in range(node.max + 1):
+            if count >= node.min:
+                ways += power
+            power *= body_ways
+            if ways > _WORK_CAP or power > _WORK_CAP * max(body_ways, 1):
+                return None
+        length = node.max * body_length
+        return (ways, length) if ways * max(length, 1) <= _WORK_CAP else None
+    return None  # BackRef

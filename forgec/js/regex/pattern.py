@@ -16,7 +16,10 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any
 
+from ._ast import nullable
+from ._cost import SEARCH_STEP_SECONDS, attempt_work
 from ._emit import Emitted, emit
+from ._literal import RequiredLiteral, literal_text, needs_non_ascii, required_literal
 from ._parser import Parsed
 from .errors import JSRegexError, JSRegexTimeout
 from .replace import expand_js_replacement, expand_trim_replacement, prepass_dollar_zero
@@ -97,7 +100,10 @@ class JSPattern:
     """A compiled JavaScript ``RegExp``."""
 
     def __init__(self, source: str, flags: str, compiled: Any, emitted: Emitted, group_count: int,
-                 group_names: dict[str, int]) -> None:
+                 group_names: dict[str, int],
+                 literals: tuple[RequiredLiteral | None, RequiredLiteral | None] = (None, None),
+                 nonempty: bool = False, literal_text: str | None = None, non_ascii: bool = False,
+                 work: int | None = None) -> None:
         self.source = source
         self.flags = flags
         self.global_ = "g" in flags
@@ -110,9 +116,59 @@ class JSPattern:
         self._needs_reset = any(enc for enc, _behind in emitted.enclosing.values())
         self._canon = _canon_table(self.unicode) if emitted.canonical else None
         self._present = frozenset(compiled.groupindex)  # `groupindex` builds a new dict per access
+        #: a run every match contains (``_literal.py``): a text without it cannot match
+        self.required = literals[0]
+        anchor = literals[1]
+        #: (run, its offset from every match's start, lower-cased?): where a search may start
+        self._anchor = (anchor.needles[0], anchor.offset, anchor.folded) if anchor and anchor.offset is not None else None
+        self._needles = literals[0].needles if literals[0] else ()
+        #: no match can be empty (the V8 tree is not nullable): JavaScript's stepping is finditer's
+        self._nonempty = nonempty
+        #: the whole pattern is this text (no ``i``): ``str.replace``/``str.count`` are its matches
+        self._literal = literal_text
+        self._folded = bool(literals[0] and literals[0].folded)
+        #: every match consumes a character beyond ASCII: an ASCII text cannot match
+        self._non_ascii = non_ascii
+        #: proven steps of one match attempt (``_cost.attempt_work``), None when unbounded
+        self._work = work
+        #: ``compiled`` with native multiline anchors, for texts with ``\n`` as their only line terminator
+        self._multiline = _compile_multiline(compiled) if "m" in flags else None
+
+    def may_match(self, text: str, lowered: Callable[[str], str] = str.lower) -> bool:
+        """False when ``text`` cannot hold a match (it holds none of the runs every match contains,
+        ``_literal.py``); exact, and cheap: C-level substring searches (in the lower-cased text under ``i``,
+        which ``lowered`` computes: a caller running many rules over one text may remember it)."""
+        if self._non_ascii and text.isascii():
+            return False
+        needles = self._needles
+        if not needles:
+            return True
+        if self._folded:
+            text = lowered(text)
+        if len(needles) == 1:
+            return needles[0] in text
+        return any(n in text for n in needles)
+
+    def may_match_joined(self, joined: str, lowered: Callable[[], str]) -> bool:
+        """:meth:`may_match` for many texts at once, ``joined`` by NUL characters (``lowered()`` returns
+        the same lower-cased): False when none of them can match. A run holding a NUL could straddle two
+        texts, so the answer is True then."""
+        if self._non_ascii and joined.isascii():
+            return False
+        needles = self._needles
+        if not needles or any("\x00" in n for n in needles):
+            return True
+        haystack = lowered() if self._folded else joined
+        return any(n in haystack for n in needles)
 
     def __repr__(self) -> str:
         return f"/{self.source}/{self.flags}"
+
+    @property
+    def emitted_pattern(self) -> str:
+        """The pattern the emitter wrote (what ``_cost.py`` estimates); ``self.regex`` may hold a
+        faster spelling of it (:func:`_compile_emitted`)."""
+        return self._emitted.pattern
 
     # --- representation ----------------------------------------------------------------------
     def view(self, text: str) -> str:
@@ -187,25 +243,71 @@ class JSPattern:
     # --- matching ----------------------------------------------------------------------------
     def iter_view(self, view: str, timeout: float | None = 1.0) -> list[JSMatch]:
         """The matches ``String.prototype.replace`` uses: one if not global, else all (JS stepping)."""
-        deadline = None if timeout is None else time.monotonic() + timeout
-        out: list[JSMatch] = []
-        pos, n = 0, len(view)
-        search = self.regex.search
+        return [JSMatch(self, m, view) for m in self._scan(view, timeout)]
+
+    def _timed_out(self) -> JSRegexTimeout:
+        return JSRegexTimeout(f"/{self.source}/{self.flags} timed out")
+
+    def _scan(self, view: str, timeout: float | None) -> list[Any]:
+        """The ``regex`` matches of :meth:`iter_view` (on the matchable subject), within ``timeout``.
+
+        A pattern whose matching work is proven linear (``_cost.attempt_work``: no unbounded
+        repetition, no backreference) runs without the engine's ``timeout`` when ``len(view) + 1``
+        attempts at the pessimistic step time fit in ``timeout``: it cannot run out of it, and the
+        clock the engine reads per search is the largest cost left once the prefilter has passed.
+
+        Three ways, one result. A pattern that cannot match the empty string steps exactly as
+        ``finditer`` does (the next search starts where a match ended), so its global matches come from
+        one C-level ``finditer`` whose ``timeout`` bounds the whole iteration, unless it has a required
+        run at a fixed offset (``_literal.py``): then each search starts at the run's next occurrence
+        (``str.find``), skipping text the engine would scan position by position. Otherwise a loop of
+        searches steps as JavaScript's ``lastIndex`` does (past an empty match by one unit).
+        """
         subject = self._matchable(view)
+        anchor = self._anchor
+        compiled = self.regex
+        if self._multiline is not None and not any(t in view for t in _OTHER_TERMINATORS):
+            compiled = self._multiline
+        if timeout is not None and self._work is not None and (len(view) + 1) * self._work * SEARCH_STEP_SECONDS <= timeout:
+            timeout = None  # proven to finish within the time it was given (``_cost.attempt_work``)
+        deadline = None if timeout is None else time.monotonic() + timeout
+        if anchor is None and self.global_ and self._nonempty:
+            try:
+                found = list(compiled.finditer(subject) if timeout is None
+                             else compiled.finditer(subject, timeout=timeout))
+            except TimeoutError as exc:
+                raise self._timed_out() from exc
+            if all(m.end() > m.start() for m in found):  # always, unless the emitter disagrees with the AST
+                return found
+        out: list[Any] = []
+        pos, n = 0, len(view)
+        search = compiled.search
+        haystack = ""
+        needle, offset = "", 0
+        if anchor is not None:  # every match has the run `needle` at `offset` from its start
+            needle, offset, folded = anchor
+            haystack = view.lower() if folded else view
+            if len(haystack) != len(view):  # a lower-casing that changes lengths: indexes differ
+                anchor = None
         while True:
+            if anchor is not None:
+                at = haystack.find(needle, pos + offset)
+                if at < 0:
+                    break
+                pos = at - offset
             if deadline is None:
                 m = search(subject, pos)
             else:
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
-                    raise JSRegexTimeout(f"/{self.source}/{self.flags} timed out")
+                    raise self._timed_out()
                 try:
                     m = search(subject, pos, timeout=remaining)
                 except TimeoutError as exc:
-                    raise JSRegexTimeout(f"/{self.source}/{self.flags} timed out") from exc
+                    raise self._timed_out() from exc
             if m is None:
                 break
-            out.append(JSMatch(self, m, view))
+            out.append(m)
             if not self.global_:
                 break
             s, e = m.span()
@@ -284,7 +386,7 @@ def _compile(pattern: str, flags: str) -> JSPattern:
     try:
         parsed = parse_checked(pattern, flags)
         emitted = _emit_affordable(parsed, pattern, flags)
-        compiled = regex.compile(emitted.pattern, regex.VERSION0)
+        compiled = _compile_emitted(emitted.pattern, flags)
     except _TooCostly:
         raise _unsupported(pattern, flags, "its nested repetitions are too costly to compile") from None
     except RecursionError:  # nesting deeper than Python's stack (the emitter's or regex's compiler)
@@ -293,7 +395,58 @@ def _compile(pattern: str, flags: str) -> JSPattern:
         raise _unsupported(pattern, flags, "it needs more memory to compile than this machine has") from None
     except (regex.error, OverflowError) as exc:  # V8 accepts what regex cannot
         raise _unsupported(pattern, flags, str(exc) or type(exc).__name__) from None
-    return JSPattern(pattern, flags, compiled, emitted, parsed.capture_count, parsed.group_names)
+    return JSPattern(pattern, flags, compiled, emitted, parsed.capture_count, parsed.group_names,
+                     required_literal(parsed.tree, flags), not nullable(parsed.tree), literal_text(parsed.tree, flags),
+                     needs_non_ascii(parsed.tree, flags), attempt_work(parsed.tree))
+
+
+#: what the emitter writes for ``\b`` and ``\B`` with ASCII word characters (every flag set but ``iu``)
+_ASCII_BOUNDARY = "(?:(?<=[0-9A-Z\\u005fa-z])(?![0-9A-Z\\u005fa-z])|(?<![0-9A-Z\\u005fa-z])(?=[0-9A-Z\\u005fa-z]))"
+_ASCII_NON_BOUNDARY = "(?:(?<=[0-9A-Z\\u005fa-z])(?=[0-9A-Z\\u005fa-z])|(?<![0-9A-Z\\u005fa-z])(?![0-9A-Z\\u005fa-z]))"
+
+
+def _compile_emitted(text: str, flags: str) -> Any:
+    """``regex.compile`` of the emitted pattern, with JavaScript's ASCII word boundaries as ``regex``'s own.
+
+    The emitter spells ``\\b`` as four lookarounds over the word class, which the engine tries at every
+    position: a pattern that starts with ``\\b`` searched ~15x slower than with a native ``\\b``. Under
+    ``regex.ASCII`` the native ``\\b``/``\\B`` test exactly JavaScript's word characters ``[0-9A-Za-z_]``,
+    and the flag changes nothing else the emitter writes (it never uses ``\\w``, ``\\d``, ``\\s`` or
+    ``IGNORECASE``; ``\\p{…}`` is left alone: a pattern holding one keeps the lookarounds). With ``iu``
+    the word class has two more members (ſ, K) and stays spelled out. The text is exact: the emitter
+    escapes every other ``(`` inside classes and literals, so the spelling can only be a boundary, and
+    the compile estimate (``_cost.py``) is taken on the emitted text before this step.
+    """
+    import regex
+
+    if ("i" not in flags or "u" not in flags) and _ASCII_BOUNDARY[:7] in text and "\\p" not in text and "\\P" not in text:
+        native = text.replace(_ASCII_BOUNDARY, "\\b").replace(_ASCII_NON_BOUNDARY, "\\B")
+        if native != text:
+            return regex.compile(native, regex.VERSION0 | regex.ASCII)
+    return regex.compile(text, regex.VERSION0)
+
+
+#: what the emitter writes for ``^`` and ``$`` under ``m`` (V8's four line terminators)
+_LINE_START = "(?<![^\\n\\r\\u2028\\u2029])"
+_LINE_END = "(?![^\\n\\r\\u2028\\u2029])"
+#: the line terminators ``regex``'s ``MULTILINE`` does not know
+_OTHER_TERMINATORS = ("\r", "\u2028", "\u2029")
+
+
+def _compile_multiline(compiled: Any) -> Any | None:
+    """``compiled`` with V8's multiline ``^``/``$`` as ``regex``'s own (``MULTILINE``), or None.
+
+    The emitter spells them as lookarounds over the four line terminators, tried at every position;
+    ``regex``'s ``^``/``$`` are scanned for directly (about 2x on ``/^\\s+/gm``) but know ``\\n``
+    alone, so :meth:`JSPattern._scan` uses this spelling only for a text without ``\\r``, U+2028 and
+    U+2029, where both mean the same. The spellings are exact (no other emitted text holds them)."""
+    import regex
+
+    text = compiled.pattern
+    if _LINE_START not in text and _LINE_END not in text:
+        return None
+    native = text.replace(_LINE_START, "^").replace(_LINE_END, "$")
+    return regex.compile(native, compiled.flags | regex.MULTILINE)
 
 
 class _TooCostly(Exception):
@@ -345,34 +498,72 @@ def transform_string(
     substitution apply (A5.4).  ``matches`` counts what the reference's statistics count (A5.6).
     Raises :class:`JSRegexTimeout` when matching takes longer than ``timeout`` seconds.
     """
+    if not pattern.may_match(text):
+        return text, 0
     head = ""
     body = text
     if max_chars is not None:
-        data = text.encode("utf-16-le", "surrogatepass")
-        n = len(data) // 2
-        if n > max_chars:
-            cut = 2 * (n - max_chars)
-            head = data[:cut].decode("utf-16-le", "surrogatepass")
-            body = data[cut:].decode("utf-16-le", "surrogatepass")
-    view = pattern.view(body)
-    matches = pattern.iter_view(view, timeout)
-    if not matches:
-        return text, 0
-    named = bool(pattern.group_names)
+        if text.isascii():  # one unit per character: the cut is a slice
+            if len(text) > max_chars:
+                head, body = text[: len(text) - max_chars], text[len(text) - max_chars :]
+        else:
+            data = text.encode("utf-16-le", "surrogatepass")
+            n = len(data) // 2
+            if n > max_chars:
+                cut = 2 * (n - max_chars)
+                head = data[:cut].decode("utf-16-le", "surrogatepass")
+                body = data[cut:].decode("utf-16-le", "surrogatepass")
+    # Both expanders copy a template without "$" as it is (the $0 pre-pass too): every match becomes
+    # the same text, and neither the groups nor a JSMatch are needed.
+    constant = "$" not in replace
+    literal = pattern._literal
+    if constant and literal is not None:
+        # A pattern that is one literal text (no surrogates or astral characters: _literal.py) matches
+        # where str.find does, in the text as much as in its view; JavaScript steps past each match,
+        # as str.replace and str.count do.  The result is re-joined as the view's would be.
+        count = body.count(literal) if pattern.global_ else int(literal in body)
+        if not count:
+            return text, 0
+        result = _joined(head + (body.replace(literal, replace) if pattern.global_ else body.replace(literal, replace, 1)))
+    else:
+        view = pattern.view(body)
+        found = pattern._scan(view, timeout)
+        count = len(found)
+        if not count:
+            return text, 0
+        if constant:
+            parts: list[str] = []
+            last = 0
+            for m in found:
+                s, e = m.span()
+                parts.append(view[last:s])
+                last = e
+            parts.append(view[last:])
+            result = _joined(head + replace.join(parts))
+        else:
+            result = _joined(head + _splice(view, [JSMatch(pattern, m, view) for m in found],
+                                            _expander(pattern, view, replace, trim_strings)))
+    if result == text or result == _joined(text):
+        return text, count
+    return result, count
+
+
+def _expander(pattern: JSPattern, view: str, replace: str, trim_strings: list[str] | None) -> Callable[[JSMatch], str]:
+    """The replacement of one match: pi-forge's trimStrings expander (A5.5) or, after the ``$0``
+    pre-pass, JavaScript's ``GetSubstitution`` (A5.4)."""
     if trim_strings:
         trims = [pattern.view(t) for t in trim_strings]
+        named = bool(pattern.group_names)
 
-        def fn(mm: JSMatch) -> str:
+        def trimmed(mm: JSMatch) -> str:
             groups = mm.groups() if pattern.group_count else []
             return expand_trim_replacement(replace, mm.matched, mm.start, view, groups,
                                            mm.named_groups() if named else None, trims)
-    else:
-        template = prepass_dollar_zero(replace)
 
-        def fn(mm: JSMatch) -> str:
-            return pattern._substitute(template, mm, view)
+        return trimmed
+    template = prepass_dollar_zero(replace)
 
-    result = _joined(head + _splice(view, matches, fn))
-    if result == text or result == _joined(text):
-        return text, len(matches)
-    return result, len(matches)
+    def substituted(mm: JSMatch) -> str:
+        return pattern._substitute(template, mm, view)
+
+    return substituted

@@ -166,3 +166,26 @@ def test_costly_patterns_are_charged_their_estimate_so_few_are_held_at_once(monk
     assert _codes(diagnostics) == ["FG624"] * 10
     # the process caches empty themselves rather than hold more than CACHED_UNITS of patterns
     assert rx._cached_units <= rx.CACHED_UNITS
+
+
+class _Clock:
+    """A monotonic clock that moves one second per reading."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def monotonic(self) -> float:
+        self.now += 1.0
+        return self.now
+
+
+def test_a_rule_the_prefilter_skips_everywhere_is_still_charged_its_wall_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No message holds "zebra", so no search runs (JSPattern.may_match); the rule's time still counts."""
+    rule = {"id": "z", "stage": "compiled", "pattern": "zebra", "flags": "g", "replace": "Z"}
+    stack = {"id": "s", "items": [], "regex": {"rules": [rule]}}
+    messages = [{"role": "user", "content": "no stripes here"}] * 3
+    apply_to_messages(stack, messages, "compiled", [], RegexBudget())  # compiled and cached before the clock moves
+    monkeypatch.setattr(rx, "time", _Clock())
+    budget = RegexBudget(seconds=5.0, per_call=1.0)
+    assert apply_to_messages(stack, messages, "compiled", [], budget) is messages
+    assert budget.spent == 1.0  # one reading before the rule, one after: the whole loop, nothing twice

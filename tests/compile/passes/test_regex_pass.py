@@ -157,8 +157,9 @@ def test_timeout_skips_rule_with_forgec_error(monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.setattr(rx, "REGEX_TIMEOUT_SECONDS", 0.1)
     stack = _stack(_rule("slow", pattern="(a|aa)+c", flags="g", replace="x"), _rule("ok", pattern="b", replace="B"))
     diags: list[Diagnostic] = []
-    messages = [{"role": "user", "content": "a" * 40 + "b"}]
+    # the text holds a "c" (every match needs one), so the required-literal prefilter lets the engine run
+    messages = [{"role": "user", "content": "a" * 40 + "bc"}]
     out = apply_to_messages(stack, messages, "compiled", diags)
-    assert out[0]["content"] == "a" * 40 + "B"
+    assert out[0]["content"] == "a" * 40 + "Bc"
     assert [(d.level, d.code) for d in diags] == [("error", "FG623"), ("info", "FG621")]
     assert diags[0].message == "Regex rule slow exceeded the 0.1s time limit in compiled/messages and was skipped."

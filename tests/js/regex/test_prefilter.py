@@ -1,0 +1,189 @@
+"""The fast paths of ``transform_string`` against the engine alone (issue 14, regex rules).
+
+Every fast path must give exactly what the plain search loop gives: the required-literal prefilter
+(``_literal.py``) never rejects a text that has a match, the search start at the literal's first place
+finds the same matches, a literal pattern through ``str.replace`` equals the engine, the native ``\\b``
+and multiline ``^``/``$`` equal the spelled-out ones, and the per-search ``timeout`` is dropped only where ``_cost.attempt_work``
+proves it cannot be reached.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from forgec.js.regex import JSRegexError, compile_js, transform_string
+from forgec.js.regex._cost import attempt_work
+from forgec.js.regex.pattern import _LINE_END, _LINE_START, JSPattern
+from forgec.js.regex.syntax import parse_checked
+
+HERE = Path(__file__).parent
+VECTORS = [v for name in ("vectors.json", "capture_vectors.json")
+           for v in json.loads((HERE / name).read_text(encoding="utf-8")) if "text" in v]
+
+
+def _plain(pattern: JSPattern) -> JSPattern:
+    """The same compiled pattern with every shortcut off: the search loop alone."""
+    plain = copy.copy(pattern)
+    plain._needles, plain._non_ascii, plain._anchor, plain._nonempty, plain._literal = (), False, None, False, None
+    plain._work, plain._multiline = None, None
+    return plain
+
+
+def _spans(pattern: JSPattern, text: str) -> list[tuple[int, int]]:
+    return [(m.start, m.end) for m in pattern.iter_view(pattern.view(text), 10.0)]
+
+
+def test_prefilter_and_search_start_agree_with_the_plain_loop_on_every_node_vector() -> None:
+    checked = rejected = 0
+    for v in VECTORS:
+        try:
+            pattern = compile_js(v["pattern"], v["flags"])
+        except JSRegexError:
+            continue
+        for text in (v["text"], v["text"] * 2 + "x"):
+            plain = _plain(pattern)
+            expected = _spans(plain, text)
+            if not pattern.may_match(text):
+                rejected += 1
+                assert expected == [], (v["pattern"], v["flags"], text)
+            assert _spans(pattern, text) == expected, (v["pattern"], v["flags"], text)
+            for replace in ("X", "[$&]"):
+                assert transform_string(pattern, text, replace, timeout=10.0) == transform_string(
+                    plain, text, replace, timeout=10.0)
+            checked += 1
+    assert checked > 5000 and rejected > 500  # the prefilter is exercised, not vacuous
+
+
+@pytest.mark.parametrize(
+    ("pattern", "flags", "needles", "offset"),
+    [
+        (r"\bsaffrons?\b", "gi", ("saffron",), 0),
+        (r"Token-(\d+)", "g", ("Token-",), 0),
+        (r"\b(very|really|quite) ", "gi", ("very", "really", "quite"), None),
+        (r"(\d+)\s*(?:gold|coins?)", "gi", ("gold", "coin"), None),
+        (r"\.{3,}", "g", ("...",), 0),
+        (r"[“”]", "g", ("“", "”"), None),
+        (r"<think>[\s\S]*?</think>", "g", ("</think>",), None),
+    ],
+)
+def test_required_runs(pattern: str, flags: str, needles: tuple[str, ...], offset: int | None) -> None:
+    compiled = compile_js(pattern, flags)
+    assert compiled.required is not None and compiled.required.needles == needles
+    if offset is not None:
+        assert compiled._anchor is not None and compiled._anchor[1] == offset
+
+
+@pytest.mark.parametrize(
+    ("pattern", "flags", "text"),
+    [
+        ("s", "giu", "\u017f"),  # ſ folds to s with u: lower() does not, so no run is used
+        ("k", "giu", "\u212a"),  # the Kelvin sign
+        ("σ", "gi", "Σς"),  # final sigma: lower() depends on context
+        ("i", "gi", "\u0130"),  # İ lower-cases to two characters
+        ("straße", "gi", "STRAẞE"),
+        ("é", "gi", "É"),
+    ],
+)
+def test_case_folding_never_hides_a_match(pattern: str, flags: str, text: str) -> None:
+    compiled = compile_js(pattern, flags)
+    expected = transform_string(_plain(compiled), text, "[$&]", timeout=10.0)
+    assert transform_string(compiled, text, "[$&]", timeout=10.0) == expected
+    if expected[1]:
+        assert compiled.may_match(text)
+
+
+def test_a_pattern_that_needs_non_ascii_rejects_ascii_texts_in_one_check() -> None:
+    emoji = compile_js(r"\p{Extended_Pictographic}", "gu")
+    assert not emoji.may_match("plain ASCII text")
+    assert transform_string(emoji, "a 😺 b", "") == ("a  b", 1)
+    folded = compile_js("\u212a", "giu")  # matches the ASCII k: not a non-ASCII requirement
+    assert folded.may_match("k") and transform_string(folded, "k", "x") == ("x", 1)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["ab", "xaby ab", "a\ud83d\ude3aab", "\ud83d\ude3aab\ud83d", "\ud83dab\ude3a", "", "ba", "abab"],
+)
+@pytest.mark.parametrize("flags", ["", "g", "gu", "gm"])
+@pytest.mark.parametrize("max_chars", [None, 1, 3])
+def test_a_literal_pattern_through_str_replace_equals_the_engine(text: str, flags: str, max_chars: int | None) -> None:
+    literal = compile_js("ab", flags)
+    assert literal._literal == "ab"
+    engine = _plain(literal)
+    for replace in ("X", "", "\ud83d", "ab"):
+        assert transform_string(literal, text, replace, max_chars=max_chars) == transform_string(
+            engine, text, replace, max_chars=max_chars)
+
+
+def test_ascii_word_boundaries_are_native_except_with_iu() -> None:
+    import regex
+
+    for flags in ("g", "gi", "gu"):
+        native = compile_js(r"\bfoo\B", flags)
+        assert native.regex.pattern != native.emitted_pattern and "\\b" in native.regex.pattern
+        spelled = regex.compile(native.emitted_pattern, regex.VERSION0)
+        for text in ("foo", "foos", "ſfoox", "\u212afoox", "_foo1", "é foo9", "foo\ud83d"):
+            view = native.view(text)
+            assert [m.span() for m in native.regex.finditer(view)] == [m.span() for m in spelled.finditer(view)]
+    kept = compile_js(r"\bfoo\b", "giu")  # ſ and K are word characters here: no native equivalent
+    assert kept.regex.pattern == kept.emitted_pattern
+
+
+@pytest.mark.parametrize("text", ["  a\n  b \n", "  a\r  b \r\n", "x\u2028  y  ", "\n\n  \n", "  a\u2029b  "])
+@pytest.mark.parametrize(("pattern", "flags"), [(r"^\s+", "gm"), (r"[ \t]+$", "gm"), (r"(?<=^|\n)\w", "gmu"), (r"^$", "gm")])
+def test_native_multiline_anchors_equal_the_spelled_out_ones(pattern: str, flags: str, text: str) -> None:
+    compiled = compile_js(pattern, flags)
+    assert compiled._multiline is not None
+    assert _LINE_START not in compiled._multiline.pattern and _LINE_END not in compiled._multiline.pattern
+    assert _spans(compiled, text) == _spans(_plain(compiled), text)
+    assert transform_string(compiled, text, "[$&]") == transform_string(_plain(compiled), text, "[$&]")
+
+
+@pytest.mark.parametrize(
+    ("pattern", "work"),
+    [("abc", 3), ("a?b", 4), (r"\bsaffrons?\b", 20), ("(?:a|b){2}", 8), ("(?=ab)c", 3)],
+)
+def test_attempt_work_of_bounded_patterns(pattern: str, work: int) -> None:
+    assert attempt_work(parse_checked(pattern, "").tree) == work
+
+
+@pytest.mark.parametrize("pattern", [r"\s+$", "a*", "(a)\\1", "(?:a{1,10}){1,10}", "(a|aa){1,40}"])
+def test_attempt_work_is_unproven_for_unbounded_or_huge_patterns(pattern: str) -> None:
+    assert attempt_work(parse_checked(pattern, "").tree) is None
+
+
+class _Recorder:
+    """Stands in for a compiled ``regex`` pattern and records the ``timeout`` of each call."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.timeouts: list[float | None] = []
+
+    def search(self, *args: Any, timeout: float | None = None) -> Any:
+        self.timeouts.append(timeout)
+        return self.inner.search(*args, timeout=timeout)
+
+    def finditer(self, *args: Any, timeout: float | None = None) -> Any:
+        self.timeouts.append(timeout)
+        return self.inner.finditer(*args, timeout=timeout)
+
+
+@pytest.mark.parametrize(
+    ("pattern", "text", "clocked"),
+    [
+        (r"\bfoo\b", "a foo b " * 10, False),  # 5 steps an attempt, 81 positions: far inside 1 s
+        (r"\bfoo\b", "a foo b " * 50_000, True),  # 400,001 x 5 steps at 1 µs: past 1 s, the clock stays
+        (r"\s+$", "a foo b ", True),  # unbounded: never proven
+    ],
+)
+def test_the_timeout_is_dropped_only_where_the_work_is_proven_to_fit(pattern: str, text: str, clocked: bool) -> None:
+    compiled = copy.copy(compile_js(pattern, "g"))
+    recorder = compiled.regex = _Recorder(compiled.regex)
+    compiled._anchor = None  # search by the engine from every position (the bound covers that)
+    transform_string(compiled, text, "x", timeout=1.0)
+    assert recorder.timeouts and all((t is not None) == clocked for t in recorder.timeouts)
