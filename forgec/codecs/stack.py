@@ -204,6 +204,8 @@ class ByteCache(Generic[_V]):
         self._entries: OrderedDict[Hashable, tuple[_V, int]] = OrderedDict()
         self._size = 0
         self._lock = threading.Lock()
+        #: keys read or stored since the last :meth:`sweep`
+        self._touched: set[Hashable] = set()
         #: counters for tests and ``--profile`` runs
         self.hits = 0
         self.misses = 0
@@ -223,6 +225,7 @@ class ByteCache(Generic[_V]):
                 self.misses += 1
                 return None
             self._entries.move_to_end(key)
+            self._touched.add(key)
             self.hits += 1
             return found[0]
 
@@ -235,14 +238,30 @@ class ByteCache(Generic[_V]):
                 self._size -= old[1]
             self._entries[key] = (value, size)
             self._size += size
+            self._touched.add(key)
             while self._size > self.capacity:
-                _, (_, dropped) = self._entries.popitem(last=False)
+                dropped_key, (_, dropped) = self._entries.popitem(last=False)
                 self._size -= dropped
+                self._touched.discard(dropped_key)
+
+    def sweep(self) -> None:
+        """Drop every entry not read or stored since the previous sweep.
+
+        For a long-running checker (the language server sweeps after each whole check): the files
+        and buffers the check loaded stay, the superseded versions of an edited buffer go at once
+        instead of filling the capacity.
+        """
+        with self._lock:
+            touched = self._touched
+            for key in [k for k in self._entries if k not in touched]:
+                self._size -= self._entries.pop(key)[1]
+            touched.clear()
 
     def clear(self) -> None:
         with self._lock:
             self._entries.clear()
             self._size = 0
+            self._touched.clear()
             self.hits = self.misses = 0
 
 

@@ -146,6 +146,15 @@ class Project:
                 key = _key(Path(reported.result.path))
                 if key in out:
                     out[key].reported = reported
+        if paths is None:
+            # A whole check loaded every file and parsed every block the open workspace holds: the
+            # caches keep those and forget the superseded versions of edited buffers and blocks, so
+            # memory stays flat while typing instead of filling each cache's byte budget.
+            from forgec.codecs.stack import STACK_CACHE
+            from forgec.compile.macros.grammar import sweep_cache
+
+            STACK_CACHE.sweep()
+            sweep_cache()
         return out
 
     def _check_context(self, path: Path) -> list[Diagnostic]:

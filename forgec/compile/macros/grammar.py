@@ -296,18 +296,21 @@ class _ASTCache:
     estimate exceeds a quarter of the budget is parsed every time rather than evicting the rest.
     """
 
-    __slots__ = ("budget", "entries", "used")
+    __slots__ = ("budget", "entries", "touched", "used")
 
     def __init__(self, budget: int) -> None:
         self.budget = budget
         self.entries: OrderedDict[str, tuple[Document, int]] = OrderedDict()
         self.used = 0
+        #: texts read or stored since the last :meth:`sweep`
+        self.touched: set[str] = set()
 
     def get(self, text: str) -> Document | None:
         entry = self.entries.get(text)
         if entry is None:
             return None
         self.entries.move_to_end(text)
+        self.touched.add(text)
         return entry[0]
 
     def put(self, text: str, doc: Document) -> None:
@@ -320,13 +323,28 @@ class _ASTCache:
             self.used -= old[1]
         entries[text] = (doc, cost)
         self.used += cost
+        self.touched.add(text)
         while self.used > self.budget:
-            _text, (_doc, dropped) = entries.popitem(last=False)
+            dropped_text, (_doc, dropped) = entries.popitem(last=False)
             self.used -= dropped
+            self.touched.discard(dropped_text)
+
+    def sweep(self) -> None:
+        """Drop every text not read or stored since the previous sweep.
+
+        A long-running checker (the language server) sweeps after each check of its workspace: what
+        the check parsed stays, the superseded versions of edited blocks go, so memory stays flat over
+        thousands of edits instead of filling the byte budget with texts no buffer holds any more.
+        """
+        touched = self.touched
+        for text in [t for t in self.entries if t not in touched]:
+            self.used -= self.entries.pop(text)[1]
+        touched.clear()
 
     def clear(self) -> None:
         self.entries.clear()
         self.used = 0
+        self.touched.clear()
 
 
 #: estimated bytes of one parsed macro (a ``Macro`` with its lists and text pieces)
@@ -336,6 +354,11 @@ MACRO_BYTES = 320
 CACHE_BUDGET = 32 * 1024 * 1024
 
 _CACHE = _ASTCache(CACHE_BUDGET)
+
+
+def sweep_cache() -> None:
+    """Forget parsed texts not used since the previous sweep (see :meth:`_ASTCache.sweep`)."""
+    _CACHE.sweep()
 
 
 def parse(text: str, *, use_lark: bool = False) -> Document:

@@ -47,3 +47,30 @@ def test_capacity_zero_keeps_nothing_and_clear_empties() -> None:
     cache.put("a", "A", 10)
     cache.clear()
     assert (cache.get("a"), cache.size) == (None, 0)
+
+
+def test_sweep_keeps_what_was_used_since_the_last_sweep() -> None:
+    cache: ByteCache[str] = ByteCache(1000)
+    for key in "abc":
+        cache.put(key, key.upper(), 10)
+    cache.sweep()  # all three were stored since the (implicit) start
+    assert len(cache) == 3
+    assert cache.get("b") == "B"
+    cache.put("d", "D", 10)
+    cache.sweep()  # only "b" (read) and "d" (stored) were used since the last sweep
+    assert [cache.get(k) for k in "abcd"] == [None, "B", None, "D"]
+    assert cache.size == 20
+    cache.sweep()  # "b" and "d" were read again just now
+    cache.sweep()  # nothing used in between: everything goes
+    assert (len(cache), cache.size) == (0, 0)
+
+
+def test_an_evicted_key_is_not_remembered_as_used() -> None:
+    cache: ByteCache[str] = ByteCache(400)
+    for key in "abcd":
+        cache.put(key, key.upper(), 100)
+    cache.put("e", "E", 100)  # evicts "a", which must not linger in the set of used keys
+    assert "a" not in cache._touched and len(cache._touched) == 4
+    cache.sweep()
+    assert [cache.get(k) for k in "abcde"] == [None, "B", "C", "D", "E"]
+    assert cache.size == 400

@@ -65,3 +65,17 @@ def test_the_cache_is_bounded_by_its_byte_estimate() -> None:
 def test_the_process_cache_has_room_for_a_megabyte_block() -> None:
     text = ("{{upper::x}}" + "y" * 38) * 20_000  # 1 MB with 20,000 macros, as benchmarks/bench_macros.py
     assert (len(text) + MACRO_BYTES * text.count("}}")) * 4 <= grammar.CACHE_BUDGET
+
+
+def test_sweep_forgets_texts_not_parsed_since_the_last_sweep() -> None:
+    cache = _ASTCache(1 << 20)
+    old, new, kept = "{{a}} old", "{{a}} new", "{{b}} kept"
+    for text in (old, kept):
+        cache.put(text, parse_with_lark(text))
+    cache.sweep()
+    assert cache.get(kept) is not None  # the unchanged block, read by the next check
+    cache.put(new, parse_with_lark(new))  # the edited block, parsed by the next check
+    cache.sweep()  # the superseded version was neither read nor stored: it goes
+    assert cache.get(old) is None
+    assert cache.get(new) == parse_with_lark(new) and cache.get(kept) == parse_with_lark(kept)
+    assert cache.used == len(new) + len(kept) + 2 * MACRO_BYTES
