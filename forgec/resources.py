@@ -33,3 +33,67 @@ def schema_path(name: str) -> Path:
 def grammar_path(name: str) -> Path:
     """Path of a bundled lark grammar, e.g. ``grammar_path("macros")``."""
     return data_dir("grammar") / f"{name}.lark"
+
+
+#: The modules a compiled build (``FORGEC_MYPYC=1 pip install .``, see ``hatch_build.py`` and
+#: docs/performance.md, "Compiled modules") turns into C extensions with mypyc: the hot path of a
+#: compile, as profiled by ``benchmarks/bench_fresh.py --profile``.  The one list: the build hook reads
+#: it from this file (a literal tuple, parsed without importing forgec), and :func:`compiled_modules`
+#: reports which of them an installation loads.  A module leaves the list rather than being rewritten
+#: for mypyc; the pure-Python sources stay the reference behaviour.
+COMPILED_MODULES: tuple[str, ...] = (
+    "forgec.codecs.context",
+    "forgec.codecs.regex_config",
+    "forgec.codecs.stack",
+    "forgec.compile.assemble",
+    "forgec.compile.macros",
+    "forgec.compile.macros.builtins",
+    "forgec.compile.macros.casemap",
+    "forgec.compile.macros.engine",
+    "forgec.compile.macros.lint",
+    "forgec.compile.passes",
+    "forgec.compile.passes.history",
+    "forgec.compile.passes.policy",
+    "forgec.compile.passes.regex",
+    "forgec.compile.slots",
+    "forgec.compile.slots.base",
+    "forgec.compile.slots.clock",
+    "forgec.compile.slots.helpers",
+    "forgec.compile.slots.info",
+    "forgec.compile.slots.project",
+    "forgec.compile.slots.schemas",
+    "forgec.compile.slots.skills",
+    "forgec.compile.slots.tools",
+    "forgec.compile.slots.variables",
+    "forgec.diagnostics",
+    "forgec.fingerprint",
+    "forgec.js.json",
+    "forgec.js.regex.pattern",
+    "forgec.js.regex.replace",
+    "forgec.js.values",
+    "forgec.model.messages",
+    "forgec.model.variables",
+    "forgec.report",
+    "forgec.source.json",
+    "forgec.source.overlay",
+    "forgec.source.read",
+)
+
+
+@cache
+def compiled_modules() -> tuple[str, ...]:
+    """The modules of :data:`COMPILED_MODULES` that this installation loads as compiled extensions.
+
+    Empty for the pure-Python package (the default).  Python's importer prefers an extension module to
+    a ``.py`` file of the same name in the same folder, so a module is loaded compiled exactly when its
+    extension file sits beside its source; this looks at the files without importing any module."""
+    import importlib.machinery
+
+    suffixes = importlib.machinery.EXTENSION_SUFFIXES
+    found = []
+    for name in COMPILED_MODULES:
+        base = _PACKAGE.joinpath(*name.split(".")[1:])
+        folder, stem = (base, "__init__") if base.is_dir() else (base.parent, base.name)
+        if any((folder / f"{stem}{suffix}").is_file() for suffix in suffixes):
+            found.append(name)
+    return tuple(found)
