@@ -63,13 +63,10 @@ def compiled_module_files(root: Path) -> list[Path]:
             break
     else:
         raise RuntimeError("forgec/resources.py has no COMPILED_MODULES list")
-    files = []
-    for name in names:
-        base = root.joinpath(*name.split("."))
-        file = base / "__init__.py" if base.is_dir() else base.with_suffix(".py")
-        if not file.is_file():
-            raise RuntimeError(f"COMPILED_MODULES names {name!r}, but {file} does not exist")
-        files.append(file)
+    files = [root / "forgec" / path for path in names]
+    missing = [str(file) for file in files if not file.is_file()]
+    if missing:
+        raise RuntimeError(f"COMPILED_MODULES names files that do not exist: {', '.join(missing)}")
     return files
 
 

@@ -39,50 +39,51 @@ def grammar_path(name: str) -> Path:
 #: docs/performance.md, "Compiled modules") turns into C extensions with mypyc: the hot path of a
 #: compile, as profiled by ``benchmarks/bench_fresh.py --profile``.  The one list: the build hook reads
 #: it from this file (a literal tuple, parsed without importing forgec), and :func:`compiled_modules`
-#: reports which of them an installation loads.  A module leaves the list rather than being rewritten
-#: for mypyc; the pure-Python sources stay the reference behaviour.
+#: reports which of them an installation loads.  Paths below ``forgec/`` (not dotted names, which
+#: tests/architecture/test_layers.py would read as imports).  A module leaves the list rather than
+#: being rewritten for mypyc; the pure-Python sources stay the reference behaviour.
 COMPILED_MODULES: tuple[str, ...] = (
-    "forgec.codecs.context",
-    "forgec.codecs.regex_config",
-    "forgec.codecs.stack",
-    "forgec.compile.assemble",
-    "forgec.compile.macros",
-    "forgec.compile.macros.builtins",
-    "forgec.compile.macros.casemap",
-    "forgec.compile.macros.engine",
-    "forgec.compile.macros.lint",
-    "forgec.compile.passes",
-    "forgec.compile.passes.history",
-    "forgec.compile.passes.policy",
-    "forgec.compile.passes.regex",
-    "forgec.compile.slots",
-    "forgec.compile.slots.base",
-    "forgec.compile.slots.clock",
-    "forgec.compile.slots.helpers",
-    "forgec.compile.slots.info",
-    "forgec.compile.slots.project",
-    "forgec.compile.slots.schemas",
-    "forgec.compile.slots.skills",
-    "forgec.compile.slots.tools",
-    "forgec.compile.slots.variables",
-    "forgec.diagnostics",
-    "forgec.fingerprint",
-    "forgec.js.json",
-    "forgec.js.regex.pattern",
-    "forgec.js.regex.replace",
-    "forgec.js.values",
-    "forgec.model.messages",
-    "forgec.model.variables",
-    "forgec.report",
-    "forgec.source.json",
-    "forgec.source.overlay",
-    "forgec.source.read",
+    "codecs/context.py",
+    "codecs/regex_config.py",
+    "codecs/stack.py",
+    "compile/assemble.py",
+    "compile/macros/__init__.py",
+    "compile/macros/builtins.py",
+    "compile/macros/casemap.py",
+    "compile/macros/engine.py",
+    "compile/macros/lint.py",
+    "compile/passes/__init__.py",
+    "compile/passes/history.py",
+    "compile/passes/policy.py",
+    "compile/passes/regex.py",
+    "compile/slots/__init__.py",
+    "compile/slots/base.py",
+    "compile/slots/clock.py",
+    "compile/slots/helpers.py",
+    "compile/slots/info.py",
+    "compile/slots/project.py",
+    "compile/slots/schemas.py",
+    "compile/slots/skills.py",
+    "compile/slots/tools.py",
+    "compile/slots/variables.py",
+    "diagnostics/__init__.py",
+    "fingerprint.py",
+    "js/json.py",
+    "js/regex/pattern.py",
+    "js/regex/replace.py",
+    "js/values.py",
+    "model/messages.py",
+    "model/variables.py",
+    "report.py",
+    "source/json.py",
+    "source/overlay.py",
+    "source/read.py",
 )
 
 
 @cache
 def compiled_modules() -> tuple[str, ...]:
-    """The modules of :data:`COMPILED_MODULES` that this installation loads as compiled extensions.
+    """The files of :data:`COMPILED_MODULES` that this installation loads as compiled extensions.
 
     Empty for the pure-Python package (the default).  Python's importer prefers an extension module to
     a ``.py`` file of the same name in the same folder, so a module is loaded compiled exactly when its
@@ -91,9 +92,8 @@ def compiled_modules() -> tuple[str, ...]:
 
     suffixes = importlib.machinery.EXTENSION_SUFFIXES
     found = []
-    for name in COMPILED_MODULES:
-        base = _PACKAGE.joinpath(*name.split(".")[1:])
-        folder, stem = (base, "__init__") if base.is_dir() else (base.parent, base.name)
-        if any((folder / f"{stem}{suffix}").is_file() for suffix in suffixes):
-            found.append(name)
+    for path in COMPILED_MODULES:
+        source = _PACKAGE / path
+        if any(source.with_suffix(suffix).is_file() for suffix in suffixes):
+            found.append(path)
     return tuple(found)
