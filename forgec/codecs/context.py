@@ -644,6 +644,7 @@ def load_context(source: str | os.PathLike[str] | dict[str, Any] | None) -> Cont
     ``problems`` list every rule the context breaks, with line and column for a file.
     """
     document = None
+    data: Any  # whatever the caller handed in, until _validate refused a non-object (mypyc checks types)
     if source is None:
         text = sample_context_path().read_text(encoding="utf-8")
         data, label = _parse_json(text, "<built-in sample context>"), None
