@@ -172,7 +172,7 @@ _PLAIN_DEPTH: Final = 64
 _TWO53: Final = 2**53
 #: key characters whose code-point order differs from UTF-16 order (U+E000 and above)
 _HIGH_KEY_CHAR: Final = re.compile("[\ue000-\U0010ffff]")
-_LONE_SURROGATE: Final = re.compile("[\ud800-\udfff]")
+_LONE_SURROGATE: Final = re.compile(r"[\ud800-\udfff]")
 _ENCODER: Final = json.JSONEncoder(
     ensure_ascii=False, allow_nan=False, sort_keys=True, separators=(",", ":"), check_circular=False
 )

@@ -33,3 +33,67 @@ def schema_path(name: str) -> Path:
 def grammar_path(name: str) -> Path:
     """Path of a bundled lark grammar, e.g. ``grammar_path("macros")``."""
     return data_dir("grammar") / f"{name}.lark"
+
+
+#: The modules a compiled build (``FORGEC_MYPYC=1 pip install .``, see ``hatch_build.py`` and
+#: docs/performance.md, "Compiled modules") turns into C extensions with mypyc: the hot path of a
+#: compile, as profiled by ``benchmarks/bench_fresh.py --profile``.  The one list: the build hook reads
+#: it from this file (a literal tuple, parsed without importing forgec), and :func:`compiled_modules`
+#: reports which of them an installation loads.  Paths below ``forgec/`` (not dotted names, which
+#: tests/architecture/test_layers.py would read as imports).  A module leaves the list rather than
+#: being rewritten for mypyc; the pure-Python sources stay the reference behaviour.
+COMPILED_MODULES: tuple[str, ...] = (
+    "codecs/context.py",
+    "codecs/regex_config.py",
+    "codecs/stack.py",
+    "compile/assemble.py",
+    "compile/macros/__init__.py",
+    "compile/macros/builtins.py",
+    "compile/macros/casemap.py",
+    "compile/macros/engine.py",
+    "compile/macros/lint.py",
+    "compile/passes/__init__.py",
+    "compile/passes/history.py",
+    "compile/passes/policy.py",
+    "compile/passes/regex.py",
+    "compile/slots/__init__.py",
+    "compile/slots/base.py",
+    "compile/slots/clock.py",
+    "compile/slots/helpers.py",
+    "compile/slots/info.py",
+    "compile/slots/project.py",
+    "compile/slots/schemas.py",
+    "compile/slots/skills.py",
+    "compile/slots/tools.py",
+    "compile/slots/variables.py",
+    "diagnostics/__init__.py",
+    "fingerprint.py",
+    "js/json.py",
+    "js/regex/pattern.py",
+    "js/regex/replace.py",
+    "js/values.py",
+    "model/messages.py",
+    "model/variables.py",
+    "report.py",
+    "source/json.py",
+    "source/overlay.py",
+    "source/read.py",
+)
+
+
+@cache
+def compiled_modules() -> tuple[str, ...]:
+    """The files of :data:`COMPILED_MODULES` that this installation loads as compiled extensions.
+
+    Empty for the pure-Python package (the default).  Python's importer prefers an extension module to
+    a ``.py`` file of the same name in the same folder, so a module is loaded compiled exactly when its
+    extension file sits beside its source; this looks at the files without importing any module."""
+    import importlib.machinery
+
+    suffixes = importlib.machinery.EXTENSION_SUFFIXES
+    found = []
+    for path in COMPILED_MODULES:
+        source = _PACKAGE / path
+        if any(source.with_suffix(suffix).is_file() for suffix in suffixes):
+            found.append(path)
+    return tuple(found)

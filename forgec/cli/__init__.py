@@ -95,7 +95,15 @@ class LazyGroup(click.Group):
         "130 interrupted (Ctrl-C)."
     ),
 )
-@click.version_option(VERSION, "-V", "--version", prog_name="forgec")
+@click.option(
+    "-V",
+    "--version",
+    is_flag=True,
+    expose_value=False,
+    is_eager=True,
+    callback=lambda ctx, _param, value: _print_version(ctx, value),
+    help="Show the version (and whether compiled modules are loaded) and exit.",
+)
 def cli() -> None:
     """forgec compiles and lints pi-forge prompt stacks.
 
@@ -104,6 +112,20 @@ def cli() -> None:
     loads them and adds its own rules, with file:line:col positions.
     """
     _printable_streams()  # again here: in-process runs (click's CliRunner) do not go through main()
+
+
+def _print_version(ctx: click.Context, value: bool) -> None:
+    """``forgec, version X`` as click prints it; a compiled build (docs/performance.md) adds how many
+    of its hot modules run compiled, so a bug report tells which of the two builds ran."""
+    if not value or ctx.resilient_parsing:
+        return
+    from forgec.resources import COMPILED_MODULES, compiled_modules
+
+    line = f"forgec, version {VERSION}"
+    if compiled := compiled_modules():
+        line += f" (compiled with mypyc: {len(compiled)} of {len(COMPILED_MODULES)} hot modules)"
+    click.echo(line)
+    ctx.exit()
 
 
 def main(argv: list[str] | None = None) -> None:

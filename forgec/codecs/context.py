@@ -688,6 +688,10 @@ def load_context(source: str | os.PathLike[str] | dict[str, Any] | None) -> Cont
     ``problems`` list every rule the context breaks, with line and column for a file.
     """
     document = None
+    # whatever the caller handed in, untyped until _validate refuses a non-object: compiled code checks
+    # a narrowed name's type (the else branch would insist on a dict; docs/performance.md)
+    given: Any = source
+    data: Any
     if source is None:
         text = sample_context_path().read_text(encoding="utf-8")
         data, label = _parse_json(text, "<built-in sample context>"), None
@@ -697,7 +701,7 @@ def load_context(source: str | os.PathLike[str] | dict[str, Any] | None) -> Cont
             return direct
         data, label, document = _read(source)
     else:  # already-parsed data (anything but an object is refused below)
-        data, label = source, None
+        data, label = given, None
         pointer = _too_deep(data, CONTEXT_MAX_DEPTH)
         if pointer is not None:  # later stages copy and print recursively: refuse it here
             raise ContextError(

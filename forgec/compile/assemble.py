@@ -105,7 +105,7 @@ def _item_text(
     item: dict[str, Any],
     stack: Any,
     runtime: Runtime,
-    store: VariableStore,
+    store: VariableStore | None,
     diagnostics: list[Diagnostic],
     tools: _Tools,
     registry: Registry | None,
@@ -132,7 +132,7 @@ def _item_text(
 
 
 def compile_system_prompt(
-    stack: Any, runtime: Runtime, store: VariableStore, *, registry: Registry | None = None, regex_budget: rx.RegexBudget | None = None
+    stack: Any, runtime: Runtime, store: VariableStore | None, *, registry: Registry | None = None, regex_budget: rx.RegexBudget | None = None
 ) -> SystemResult:
     """§7: system items joined with blank lines, combined with Pi's base prompt by ``mode``."""
     diagnostics: list[Diagnostic] = []
@@ -255,7 +255,7 @@ def _history_sources(head: dict[str, Any], history: list[Any]) -> list[dict[str,
 def compile_messages(
     stack: Any,
     runtime: Runtime,
-    store: VariableStore,
+    store: VariableStore | None,
     messages: list[Any] | None = None,
     *,
     registry: Registry | None = None,

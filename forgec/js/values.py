@@ -17,7 +17,7 @@ import math
 import re
 from collections.abc import Iterator
 from json.encoder import encode_basestring as _encode_basestring
-from typing import Any, Final, TypeGuard
+from typing import Any, ClassVar, Final, TypeGuard
 
 __all__ = [
     "HOLE",
@@ -48,10 +48,17 @@ __all__ = [
 ]
 
 
+# the surrogate bounds as chr() values: mypyc (docs/performance.md) refuses lone surrogates in literals
+_SUR_LO: Final = chr(0xD800)
+_SUR_HI: Final = chr(0xDFFF)
+_HIGH_END: Final = chr(0xDBFF)
+_LOW_START: Final = chr(0xDC00)
+
+
 class _Undefined:
     """The JavaScript ``undefined`` value, distinct from JSON ``null`` (``None``)."""
 
-    _instance: _Undefined | None = None
+    _instance: ClassVar[_Undefined | None] = None
 
     def __new__(cls) -> _Undefined:
         if cls._instance is None:
@@ -71,7 +78,7 @@ UNDEFINED: Final = _Undefined()
 class _Hole:
     """A hole of a sparse JavaScript array (``[1, , 3]``): no element at all, not even ``undefined``."""
 
-    _instance: _Hole | None = None
+    _instance: ClassVar[_Hole | None] = None
 
     def __new__(cls) -> _Hole:
         if cls._instance is None:
@@ -187,7 +194,7 @@ def utf16_slice(text: str, start: int, end: int | None = None) -> str:
 
 def rejoin_surrogates(text: str) -> str:
     """Re-join surrogate pairs that ended up adjacent after UTF-16 slicing (§16.3)."""
-    if not any("\ud800" <= ch <= "\udfff" for ch in text):
+    if not any(_SUR_LO <= ch <= _SUR_HI for ch in text):
         return text
     return _from_units(_to_units(text))
 
@@ -208,7 +215,7 @@ def js_concat(parts: list[str] | tuple[str, ...], separator: str = "") -> str:
     for part in parts:
         if not part:
             continue  # an empty part between the halves still lets them meet
-        if last and "\ud800" <= last <= "\udbff" and "\udc00" <= part[0] <= "\udfff":
+        if last and _SUR_LO <= last <= _HIGH_END and _LOW_START <= part[0] <= _SUR_HI:
             return _from_units(_to_units(text))
         last = part[-1]
     return text
@@ -375,9 +382,9 @@ def js_items(obj: dict[str, Any]) -> Iterator[tuple[str, Any]]:
 
 # --- JSON.stringify (§0.5) -----------------------------------------------------------------------
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
 #: a surrogate pair split into two code points (what UTF-16 slicing leaves), to be joined again
-_SPLIT_PAIR = re.compile("[\ud800-\udbff][\udc00-\udfff]")
+_SPLIT_PAIR = re.compile(r"[\ud800-\udbff][\udc00-\udfff]")
 
 
 def json_quote(text: str) -> str:

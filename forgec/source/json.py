@@ -40,14 +40,14 @@ def parse_json(doc: SourceDocument) -> None:
                 span=doc.span(error.offset or 0),
             )
         )
-    except JSONParseError as error:
-        span = doc.span(error.offset) if error.offset is not None else None
+    except JSONParseError as parse_error:
+        span = doc.span(parse_error.offset) if parse_error.offset is not None else None
         doc.diagnostics.append(
-            Diagnostic("error", f"Failed to parse JSON: {error.reason}", codes.JSON_PARSE_ERROR, span=span)
+            Diagnostic("error", f"Failed to parse JSON: {parse_error.reason}", codes.JSON_PARSE_ERROR, span=span)
         )
-    except (RecursionError, MemoryError) as error:  # pragma: no cover - defensive
+    except (RecursionError, MemoryError) as exhausted:  # pragma: no cover - defensive
         doc.diagnostics.append(
-            Diagnostic("error", f"Failed to parse JSON: {type(error).__name__}", codes.JSON_PARSE_ERROR)
+            Diagnostic("error", f"Failed to parse JSON: {type(exhausted).__name__}", codes.JSON_PARSE_ERROR)
         )
 
 

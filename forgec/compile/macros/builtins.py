@@ -175,7 +175,7 @@ def _lower(ctx: MacroContext) -> str:
 
 _CONTROL_BYTES = bytes(range(32))
 _SHORT_ESCAPES = b"\b\f\n\r\t"
-_CONTROL = re.compile("[\x00-\x1f\ud800-\udfff]")
+_CONTROL = re.compile(r"[\x00-\x1f\ud800-\udfff]")
 
 
 def _has_control(value: str) -> bool:

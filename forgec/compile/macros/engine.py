@@ -354,8 +354,8 @@ class Session:
             except ExpansionTooLong as error:
                 self.work += error.args[0] if error.args and isinstance(error.args[0], int) else MAX_BLOCK_LENGTH
                 return self._too_long(macro, command)
-            except Exception as error:  # a renderer's failure is a diagnostic (§3.2 step 4)
-                return self._failed(macro, command, str(error))
+            except Exception as failure:  # a renderer's failure is a diagnostic (§3.2 step 4)
+                return self._failed(macro, command, str(failure))
             finally:
                 self.depth -= 1
             if result is None:

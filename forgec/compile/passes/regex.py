@@ -103,8 +103,8 @@ def _compile(pattern: str, flags: str) -> Any:
             cached = compile_js(pattern, flags)
         except JSRegexError as exc:
             cached = exc
-        except (RecursionError, MemoryError, ValueError) as exc:  # never let a hostile pattern escape
-            cached = exc
+        except (RecursionError, MemoryError, ValueError) as failure:  # never let a hostile pattern escape
+            cached = failure
         units = _compile_units(cached)
         if len(_COMPILED) > 4096 or _cached_units + units > CACHED_UNITS:
             from forgec.js.regex.pattern import _compile as engine_cache

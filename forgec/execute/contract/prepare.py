@@ -15,7 +15,7 @@ zone; the conformance corpus runs in UTC, which is the default here).
 from __future__ import annotations
 
 import copy
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from forgec.execute.contract.common import (
     JSError,
@@ -106,7 +106,6 @@ def prepare_subagent_host_plan(
     """
     from forgec.compile.assemble import compile_messages, compile_system_prompt
     from forgec.model.runtime import Runtime
-    from forgec.model.variables import VariableStore
 
     stack = _stack_of(snapshot)
     policy = UNDEFINED if stack is None or stack is UNDEFINED else prop(stack, "tools")
@@ -134,7 +133,7 @@ def prepare_subagent_host_plan(
     diagnostics: list[ContractDiagnostic] = []
     if js_truthy(stack):
         # No variable store: pi-forge passes none here, so writes are ignored (compile-core §1.2).
-        no_store = cast(VariableStore, None)
+        no_store = None
         system = compile_system_prompt(stack, compile_runtime, no_store, registry=registry)
         system_prompt = system.prompt
         diagnostics.extend(_prompt_diagnostic("system", d) for d in system.diagnostics if not d.extra)

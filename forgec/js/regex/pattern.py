@@ -43,7 +43,7 @@ def _units_view(text: str) -> str:
 
 
 #: any UTF-16 surrogate half (searched in C: a per-character loop cost ~20 ns per character)
-_SURROGATE = re.compile("[\ud800-\udfff]")
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
 
 
 def _joined(text: str) -> str:
