@@ -484,25 +484,31 @@ def _run_rules(
         # the rule's whole wall time is charged (its searches charge themselves as they go, so a
         # search never waits past the budget; the rest, prefilters and copies, is added at the end)
         started, spent = time.monotonic(), budget.spent
+        # ``skip`` instead of ``continue`` inside the try: mypyc cannot compile a continue that
+        # crosses a finally (the opt-in compiled build lists this module)
+        skip = False
         try:
             if not texts.may_match_any(rule, messages):
-                continue  # no segment of any message can match: nothing to report either
-            for i in _eligible(rule, len(messages), roles):
-                new_message, count, segs = _transform_message(rule, messages[i], budget, texts)
-                total += count
-                changed += segs
-                if new_message is not messages[i]:
-                    if current is messages:
-                        current = list(messages)
-                    current[i] = new_message
+                skip = True  # no segment of any message can match: nothing to report either
+            else:
+                for i in _eligible(rule, len(messages), roles):
+                    new_message, count, segs = _transform_message(rule, messages[i], budget, texts)
+                    total += count
+                    changed += segs
+                    if new_message is not messages[i]:
+                        if current is messages:
+                            current = list(messages)
+                        current[i] = new_message
         except _Timeout:
             _timed_out(diagnostics, rule, label, budget)
-            continue
+            skip = True
         except _OverBudget:
             _over_budget(diagnostics, rule, label, budget)
-            continue
+            skip = True
         finally:
             budget.spent = max(budget.spent, spent + time.monotonic() - started)
+        if skip:
+            continue
         _stat(diagnostics, rule, total, changed, label)
         if current is not messages:
             texts.changed()
