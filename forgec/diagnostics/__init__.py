@@ -56,7 +56,9 @@ class Diagnostic:
     level: Level
     message: str
     code: str
-    item_id: str | None = None
+    #: the item's id as the stack holds it: a string once normalised, but the compile functions also
+    #: take raw stacks through the Python API, where it can be any JSON value (reported as is)
+    item_id: Any = None
     #: path to the value the finding is about, in the document it was read from
     pointer: Pointer | None = None
     #: character offset (and length) inside the string value at ``pointer`` (macro findings)

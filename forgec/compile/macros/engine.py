@@ -242,7 +242,7 @@ class Session:
         self,
         text: str,
         *,
-        item_id: str | None,
+        item_id: Any,  # the raw id: any JSON value in a stack handed over unnormalised
         stack: dict[str, Any],
         runtime: Runtime,
         store: VariableStore | None,
