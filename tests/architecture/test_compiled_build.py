@@ -16,17 +16,22 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
+import forgec
 from forgec.cli import cli
 from forgec.resources import COMPILED_MODULES, VERSION, compiled_modules
 
 REPO = Path(__file__).resolve().parents[2]
+#: the forgec package the suite imports: the checkout's sources, or an installed (compiled) wheel
+#: whose ``.py`` files ship beside the extensions -- the compiled suite runs outside the checkout, as
+#: from the checkout's root ``import forgec`` would find the pure sources first
+PACKAGE = Path(forgec.__file__).resolve().parent
 EXPECT_COMPILED = os.environ.get("FORGEC_EXPECT_COMPILED") == "1"
 
 
 def test_the_build_hook_reads_the_same_list_as_the_runtime() -> None:
     """``hatch_build.py`` parses COMPILED_MODULES from the source without importing forgec: it must be
     one annotated literal, naming modules that exist in the checkout, each once."""
-    tree = ast.parse((REPO / "forgec" / "resources.py").read_text(encoding="utf-8"))
+    tree = ast.parse((PACKAGE / "resources.py").read_text(encoding="utf-8"))
     literals = [
         ast.literal_eval(node.value)
         for node in tree.body
@@ -38,7 +43,7 @@ def test_the_build_hook_reads_the_same_list_as_the_runtime() -> None:
     assert literals == [COMPILED_MODULES]
     assert len(set(COMPILED_MODULES)) == len(COMPILED_MODULES)
     for path in COMPILED_MODULES:
-        assert path.endswith(".py") and (REPO / "forgec" / path).is_file(), path
+        assert path.endswith(".py") and (PACKAGE / path).is_file(), path
     assert 'path = "hatch_build.py"' in (REPO / "pyproject.toml").read_text(encoding="utf-8")
 
 
