@@ -218,6 +218,11 @@ class ByteCache(Generic[_V]):
     def __len__(self) -> int:
         return len(self._entries)
 
+    def held(self) -> list[Hashable]:
+        """The keys held now, least recently used first (a snapshot)."""
+        with self._lock:
+            return list(self._entries)
+
     def get(self, key: Hashable) -> _V | None:
         with self._lock:
             found = self._entries.get(key)

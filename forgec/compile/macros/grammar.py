@@ -26,7 +26,7 @@ hand-written shift/reduce pass over the same tokens (found with one C-level rege
 three pair tokens; ``TEXT`` is whatever lies between them).  Both produce identical ASTs, which the
 test suite checks on random texts and against an independent reference scanner; lark stays the
 executable grammar (:func:`parse_with_lark`) those tests compare against.  Parses are cached per
-distinct text, bounded by an estimate of their bytes (:class:`_ASTCache`).
+distinct text, bounded by an estimate of their bytes (:func:`parse_cost`).
 
 AST: a :class:`Document` is a tuple of nodes; a node is a ``str`` (literal text, adjacent pieces
 merged) or a :class:`Macro`.  A macro keeps its offsets in the block text and its children split
@@ -36,9 +36,9 @@ at its own separators.
 from __future__ import annotations
 
 import re
-from collections import OrderedDict
 from typing import Any
 
+from forgec.codecs.stack import ByteCache
 from forgec.js.values import js_trim, js_trim_end
 
 __all__ = [
@@ -285,79 +285,30 @@ def _parse_fast(text: str) -> Document:
     return tuple(_merge(root))
 
 
-class _ASTCache:
-    """Parsed blocks per distinct text, least recently used first out, bounded by an estimate of bytes.
-
-    A count of entries is the wrong bound: a 1,000-item stack compiled again and again (an editor,
-    a golden-test run) needs 1,000 small entries, and a cyclic walk over 1,000 texts through a
-    512-entry LRU hits nothing; one 1 MB block with 20,000 macros, on the other hand, weighs as much
-    as thousands of small ones.  The estimate is the text plus :data:`MACRO_BYTES` per ``}}`` (an
-    upper bound of the macros: each is a ``Macro``, its parts lists and text pieces).  A text whose
-    estimate exceeds a quarter of the budget is parsed every time rather than evicting the rest.
-    """
-
-    __slots__ = ("budget", "entries", "touched", "used")
-
-    def __init__(self, budget: int) -> None:
-        self.budget = budget
-        self.entries: OrderedDict[str, tuple[Document, int]] = OrderedDict()
-        self.used = 0
-        #: texts read or stored since the last :meth:`sweep`
-        self.touched: set[str] = set()
-
-    def get(self, text: str) -> Document | None:
-        entry = self.entries.get(text)
-        if entry is None:
-            return None
-        self.entries.move_to_end(text)
-        self.touched.add(text)
-        return entry[0]
-
-    def put(self, text: str, doc: Document) -> None:
-        cost = len(text) + MACRO_BYTES * text.count("}}")
-        if cost * 4 > self.budget:
-            return
-        entries = self.entries
-        old = entries.pop(text, None)
-        if old is not None:
-            self.used -= old[1]
-        entries[text] = (doc, cost)
-        self.used += cost
-        self.touched.add(text)
-        while self.used > self.budget:
-            dropped_text, (_doc, dropped) = entries.popitem(last=False)
-            self.used -= dropped
-            self.touched.discard(dropped_text)
-
-    def sweep(self) -> None:
-        """Drop every text not read or stored since the previous sweep.
-
-        A long-running checker (the language server) sweeps after each check of its workspace: what
-        the check parsed stays, the superseded versions of edited blocks go, so memory stays flat over
-        thousands of edits instead of filling the byte budget with texts no buffer holds any more.
-        """
-        touched = self.touched
-        for text in [t for t in self.entries if t not in touched]:
-            self.used -= self.entries.pop(text)[1]
-        touched.clear()
-
-    def clear(self) -> None:
-        self.entries.clear()
-        self.used = 0
-        self.touched.clear()
-
-
 #: estimated bytes of one parsed macro (a ``Macro`` with its lists and text pieces)
 MACRO_BYTES = 320
 #: the parse cache's budget: ~5,000 typical blocks of 2 KB with a dozen macros, or one 1 MB block
 #: with 20,000 macros several times over
 CACHE_BUDGET = 32 * 1024 * 1024
 
-_CACHE = _ASTCache(CACHE_BUDGET)
+
+
+def parse_cost(text: str) -> int:
+    """The cache's estimate of a parse: the text plus :data:`MACRO_BYTES` per ``}}`` (an upper bound of
+    the macros: each is a ``Macro``, its parts lists and text pieces)."""
+    return len(text) + MACRO_BYTES * text.count("}}")
+
+
+#: Parsed blocks per distinct text, bounded by :func:`parse_cost` rather than by a count of entries: a
+#: 1,000-item stack compiled again and again (an editor, a golden-test run) needs 1,000 small entries,
+#: and a cyclic walk over 1,000 texts through a 512-entry LRU hits nothing; one 1 MB block with 20,000
+#: macros, on the other hand, weighs as much as thousands of small ones.  The same byte-bounded LRU as
+#: the stack cache: a text over a quarter of the budget is parsed every time rather than cached.
+_CACHE: ByteCache[Document] = ByteCache(CACHE_BUDGET)
 
 
 def sweep_cache() -> None:
-    """Forget parsed texts not used since the previous sweep (see :meth:`_ASTCache.sweep`)."""
+    """Forget parsed texts not used since the previous sweep (see :meth:`ByteCache.sweep`)."""
     _CACHE.sweep()
 
 
@@ -378,7 +329,7 @@ def parse(text: str, *, use_lark: bool = False) -> Document:
         return doc
     # without both pair tokens nothing can be a macro
     doc = _parse_fast(text) if "{{" in text and "}}" in text else ((text,) if text else ())
-    _CACHE.put(text, doc)
+    _CACHE.put(text, doc, parse_cost(text))
     return doc
 
 

@@ -7,8 +7,9 @@ import subprocess
 import sys
 import textwrap
 
+from forgec.codecs.stack import ByteCache
 from forgec.compile.macros import grammar
-from forgec.compile.macros.grammar import MACRO_BYTES, _ASTCache, parse, parse_with_lark
+from forgec.compile.macros.grammar import MACRO_BYTES, Document, parse, parse_cost, parse_with_lark
 
 
 def _block(i: int) -> str:
@@ -47,19 +48,20 @@ def test_the_cache_holds_a_thousand_item_stack() -> None:
 
 
 def test_the_cache_is_bounded_by_its_byte_estimate() -> None:
-    cache = _ASTCache(10_000)
+    cache: ByteCache[Document] = ByteCache(10_000)
     texts = [f"{{{{m{i}}}}} " + "x" * 200 for i in range(200)]
     for text in texts:
-        cache.put(text, parse(text))
-        assert cache.used <= cache.budget
+        cache.put(text, parse(text), parse_cost(text))
+        assert cache.size <= cache.capacity
     cost = len(texts[0]) + MACRO_BYTES
-    assert len(cache.entries) == 10_000 // cost
+    assert parse_cost(texts[0]) == cost
+    assert len(cache) == 10_000 // cost
     assert cache.get(texts[-1]) is not None and cache.get(texts[0]) is None  # least recently used went first
     huge = "{{a}}" * 1_000  # estimated above a quarter of the budget: parsed, never cached
-    cache.put(huge, parse(huge))
-    assert cache.get(huge) is None and cache.used <= cache.budget
+    cache.put(huge, parse(huge), parse_cost(huge))
+    assert cache.get(huge) is None and cache.size <= cache.capacity
     cache.clear()
-    assert cache.used == 0 and not cache.entries
+    assert cache.size == 0 and not len(cache)
 
 
 def test_the_process_cache_has_room_for_a_megabyte_block() -> None:
@@ -68,14 +70,14 @@ def test_the_process_cache_has_room_for_a_megabyte_block() -> None:
 
 
 def test_sweep_forgets_texts_not_parsed_since_the_last_sweep() -> None:
-    cache = _ASTCache(1 << 20)
+    cache: ByteCache[Document] = ByteCache(1 << 20)
     old, new, kept = "{{a}} old", "{{a}} new", "{{b}} kept"
     for text in (old, kept):
-        cache.put(text, parse_with_lark(text))
+        cache.put(text, parse_with_lark(text), parse_cost(text))
     cache.sweep()
     assert cache.get(kept) is not None  # the unchanged block, read by the next check
-    cache.put(new, parse_with_lark(new))  # the edited block, parsed by the next check
+    cache.put(new, parse_with_lark(new), parse_cost(new))  # the edited block, parsed by the next check
     cache.sweep()  # the superseded version was neither read nor stored: it goes
     assert cache.get(old) is None
     assert cache.get(new) == parse_with_lark(new) and cache.get(kept) == parse_with_lark(kept)
-    assert cache.used == len(new) + len(kept) + 2 * MACRO_BYTES
+    assert cache.size == len(new) + len(kept) + 2 * MACRO_BYTES
