@@ -419,7 +419,7 @@ def json_stringify(value: Any, indent: int | None = None, *, sort_keys: bool = F
     if value is UNDEFINED or callable(value):
         return None
     parts: list[str] = []
-    _stringify_into(value, parts, indent, "", sort_keys=sort_keys)
+    _write_json(value, parts, indent, sort_keys)
     return "".join(parts)
 
 
@@ -447,6 +447,97 @@ def _scalar_text(value: Any) -> str | None:
     if callable(value):
         return "null"
     raise TypeError(f"not a JSON value: {type(value).__name__}")
+
+
+#: how deep :func:`_write_fast` recurses before the iterative writer takes the value over
+_FAST_DEPTH = 200
+#: a key that may be an array index (a digit after the start or a NUL separator): such objects take
+#: :func:`js_key_order`; a false positive (a key holding NUL then a digit) only costs that call
+_MAYBE_INDEX_KEY = re.compile("(?:^|\x00)[0-9]")
+_SAFE_INT = 2**53
+
+
+class _TooDeep(Exception):
+    """Raised by :func:`_write_fast` past :data:`_FAST_DEPTH`: the caller starts again iteratively."""
+
+
+def _write_json(value: Any, out: list[str], indent: int | None, sort_keys: bool) -> None:
+    """Write ``value`` as ``JSON.stringify`` does: the recursive writer, or the iterative one for deep data.
+
+    The recursive writer dispatches on the exact type of plain JSON data (``str``, ``int``, ``dict``…)
+    without the per-value calls of the general writer; it is about three times as fast on a converted
+    preset or a compile report.  Past :data:`_FAST_DEPTH` levels (or near Python's recursion limit) it
+    gives up and :func:`_stringify_into`, which handles any depth, writes the whole value again.
+    """
+    mark = len(out)
+    try:
+        _write_fast(value, out, None if indent is None else " " * indent, "", sort_keys, 0)
+    except (_TooDeep, RecursionError):
+        del out[mark:]
+        _stringify_into(value, out, indent, "", sort_keys=sort_keys)
+
+
+def _js_keys(obj: dict[Any, Any]) -> list[Any]:
+    keys = list(obj)
+    try:
+        maybe_index = _MAYBE_INDEX_KEY.search("\x00".join(keys)) is not None
+    except TypeError:  # a key that is not a string: the general order decides (and fails) as before
+        maybe_index = True
+    return js_key_order(obj) if maybe_index else keys
+
+
+def _write_fast(value: Any, out: list[str], unit: str | None, level: str, sort_keys: bool, depth: int) -> None:
+    """The recursive writer of :func:`_write_json` (same output as :func:`_stringify_into`)."""
+    kind = type(value)
+    if kind is str:
+        out.append(json_quote(value))
+        return
+    if kind is int:
+        out.append(str(value) if -_SAFE_INT < value < _SAFE_INT else _number_json(value))
+        return
+    if kind is bool or value is None:
+        out.append("true" if value is True else "false" if value is False else "null")
+        return
+    text = _scalar_text(value)
+    if text is not None:
+        out.append(text)
+        return
+    if depth >= _FAST_DEPTH:
+        raise _TooDeep
+    inner = None if unit is None else level + unit
+    if isinstance(value, dict):
+        keys = sorted(value) if sort_keys else _js_keys(value)
+        first = True
+        for key in keys:
+            child = value[key]
+            if type(child) not in _PLAIN_TYPES and (child is UNDEFINED or callable(child)):
+                continue
+            if inner is None:
+                out.append(("{" if first else ",") + json_quote(key) + ":")
+            else:
+                out.append(("{\n" if first else ",\n") + inner + json_quote(key) + ": ")
+            first = False
+            _write_fast(child, out, unit, level if inner is None else inner, sort_keys, depth + 1)
+        if first:
+            out.append("{}")
+        else:
+            out.append("}" if inner is None else "\n" + level + "}")
+        return
+    if not value:
+        out.append("[]")
+        return
+    separator = "," if inner is None else ",\n" + inner
+    out.append("[" if inner is None else "[\n" + inner)
+    first = True
+    for child in value:
+        if not first:
+            out.append(separator)
+        first = False
+        _write_fast(child, out, unit, level if inner is None else inner, sort_keys, depth + 1)
+    out.append("]" if inner is None else "\n" + level + "]")
+
+
+_PLAIN_TYPES = frozenset({str, int, float, bool, type(None), dict, list})
 
 
 def _stringify_into(
@@ -521,7 +612,7 @@ def dumps_report(doc: Any) -> str:
     surrogates escaped (§16.7).  ``json.dumps`` itself cannot be told how to print floats.
     """
     parts: list[str] = []
-    _stringify_into(doc, parts, 2, "", sort_keys=True)
+    _write_json(doc, parts, 2, True)
     parts.append("\n")
     return "".join(parts)
 
