@@ -7,14 +7,23 @@ without payloads: both files are opened, read, parsed and validated on every cal
 reads both per case.
 
     python benchmarks/bench_fresh.py [--rounds 20] [--profile] [--payloads] [--no-cache] [--batch] [--cpu]
+    python benchmarks/bench_fresh.py --reference /work/refbench/pi-forge [--rounds 20] [--repeat 3]
 
-Run the reference side by side (the same folder of inputs) for a ratio; docs/performance.md records both.
+``--reference DIR`` runs the reference side by side on the same folder of inputs: pi-forge's own compiled
+JavaScript (a copy of its ``dist/`` kept outside this repository, see docs/performance.md, "The
+reference, measured") driven by ``benchmarks/reference_fresh.mjs`` under ``node``, alternating with
+forgec ``--repeat`` times, and prints both sides' best and median rounds, the same-run ratios and the load
+average. docs/performance.md records the figures.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import shutil
+import statistics
+import subprocess
 import tempfile
 import time
 from datetime import datetime, timedelta
@@ -76,6 +85,75 @@ def _run_batch(timed: list[list[tuple[Path, Path]]], payloads: bool, clock: Any)
     print(f"  best of 3:    {total / best:,.0f} cases/s")
 
 
+def _time_rounds(timed: list[list[tuple[Path, Path]]], payloads: bool, clock: Any) -> list[float]:
+    """Seconds per round over the corpus (sorted), one ``compile_report`` per (stack, context)."""
+    from forgec.report import compile_report
+
+    times = []
+    for calls in timed:
+        start = clock()
+        for stack, context in calls:
+            compile_report(stack, context, payloads=payloads).to_report()
+        times.append(clock() - start)
+    times.sort()
+    return times
+
+
+REFERENCE_DRIVER = Path(__file__).resolve().parent / "reference_fresh.mjs"
+
+
+def _reference_rounds(inputs: Path, reference: Path, first: int, rounds: int) -> dict[str, Any]:
+    """One run of the reference driver over ``inputs``: a fresh ``node`` process (start-up not timed) that
+    warms up on ``context-0.json`` and times ``context-{first}`` .. ``context-{first + rounds - 1}``."""
+    node = shutil.which("node")
+    if node is None:
+        raise SystemExit("bench_fresh.py --reference: node is not on PATH")
+    out = subprocess.run(
+        [node, str(REFERENCE_DRIVER), "--ref", str(reference), "fresh", "--inputs", str(inputs),
+         "--first", str(first), "--rounds", str(rounds), "--json"],
+        capture_output=True, text=True,
+    )
+    if out.returncode != 0:
+        raise SystemExit(f"bench_fresh.py --reference: the reference driver failed:\n{out.stderr.strip()[-2000:]}")
+    result: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
+    return result
+
+
+def _run_reference(inputs: Path, plan: list[list[tuple[Path, Path]]], args: argparse.Namespace, clock: Any) -> None:
+    """forgec (this process) and the reference (``node``) alternately, ``--repeat`` runs each: run k of
+    both sides compiles the same ``--rounds`` rounds of contexts, which no earlier run of that side saw."""
+    n = len(plan[1])
+    rows: list[tuple[str, float, float]] = []
+    loads = [os.getloadavg()[0]]
+    for rep in range(args.repeat):
+        order = ("forgec", "reference") if rep % 2 == 0 else ("reference", "forgec")
+        for side in order:
+            first = 1 + rep * args.rounds
+            if side == "forgec":
+                times = _time_rounds(plan[first : first + args.rounds], args.payloads, clock)
+                rows.append(("forgec", n / times[0], n / times[len(times) // 2]))
+            else:
+                ref = _reference_rounds(inputs, args.reference, first, args.rounds)
+                rows.append(("reference", ref["best"], ref["median"]))
+        loads.append(os.getloadavg()[0])
+    print(f"{n} stack cases, fresh context per call, {args.rounds} rounds per run, {args.repeat} runs per side, interleaved")
+    print(f"load average (1 min) during the run: {min(loads):.2f}-{max(loads):.2f}")
+    for rep in range(args.repeat):
+        pair = {side: (best, med) for side, best, med in rows[2 * rep : 2 * rep + 2]}
+        f, r = pair["forgec"], pair["reference"]
+        print(
+            f"  run {rep + 1}: forgec best {f[0]:,.0f} / median {f[1]:,.0f} cases/s;"
+            f" reference best {r[0]:,.0f} / median {r[1]:,.0f} cases/s;"
+            f" ratio best {f[0] / r[0]:.2f}x, median {f[1] / r[1]:.2f}x"
+        )
+    fb = max(b for side, b, _ in rows if side == "forgec")
+    rb = max(b for side, b, _ in rows if side == "reference")
+    fm = statistics.median(m for side, _, m in rows if side == "forgec")
+    rm = statistics.median(m for side, _, m in rows if side == "reference")
+    print(f"  overall: best round forgec {fb:,.0f} vs reference {rb:,.0f} cases/s = {fb / rb:.2f}x;"
+          f" median of medians {fm:,.0f} vs {rm:,.0f} cases/s = {fm / rm:.2f}x (forgec / reference)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--rounds", type=int, default=20, help="timed rounds over the corpus (default 20)")
@@ -97,7 +175,18 @@ def main() -> None:
         action="store_true",
         help="turn off the content-keyed stack cache (forgec.codecs.stack.STACK_CACHE)",
     )
+    parser.add_argument(
+        "--reference",
+        type=Path,
+        metavar="DIR",
+        help="also run the reference (pi-forge's dist/ in DIR, outside this repository) through "
+        "benchmarks/reference_fresh.mjs under node, alternating with forgec on the same inputs, and "
+        "print the same-run ratio (wall clock only)",
+    )
+    parser.add_argument("--repeat", type=int, default=3, help="with --reference: runs per side, alternated (default 3)")
     args = parser.parse_args()
+    if args.reference and (args.cpu or args.batch or args.profile or args.payloads):
+        parser.error("--reference compares the plain workload by wall clock: drop --cpu/--batch/--profile/--payloads")
 
     from forgec.report import compile_report
 
@@ -105,7 +194,8 @@ def main() -> None:
         _caches_off()
 
     with tempfile.TemporaryDirectory() as tmp:
-        plan = write_inputs(Path(tmp), args.rounds + 1)
+        # with --reference every run of forgec gets contexts of its own (no run sees one twice)
+        plan = write_inputs(Path(tmp), args.rounds * (args.repeat if args.reference else 1) + 1)
         warm, timed = plan[0], plan[1:]
         for stack, context in warm:
             compile_report(stack, context, payloads=args.payloads).to_report()
@@ -125,13 +215,10 @@ def main() -> None:
         if args.batch:
             _run_batch(timed, args.payloads, clock)
             return
-        times = []
-        for calls in timed:
-            start = clock()
-            for stack, context in calls:
-                compile_report(stack, context, payloads=args.payloads).to_report()
-            times.append(clock() - start)
-        times.sort()
+        if args.reference:
+            _run_reference(Path(tmp), plan, args, clock)
+            return
+        times = _time_rounds(timed, args.payloads, clock)
         n = len(timed[0])
         print(
             f"{n} stack cases, fresh context per call, payloads={'on' if args.payloads else 'off'}"

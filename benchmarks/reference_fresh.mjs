@@ -11,9 +11,10 @@
 //   node benchmarks/reference_fresh.mjs --ref DIR check [--cases DIR]
 //       every stack case of DIR (default $FORGEC_SHARED_CASES): compile, compare with expected.json,
 //       print how many agree (system prompt + messages; and every compared field), and each difference.
-//   node benchmarks/reference_fresh.mjs --ref DIR fresh --inputs DIR [--rounds N] [--json]
+//   node benchmarks/reference_fresh.mjs --ref DIR fresh --inputs DIR [--first K] [--rounds N] [--json]
 //       the fresh-input workload on the folder benchmarks/bench_fresh.py writes (one sub-folder per case
-//       with stack.json and context-0.json .. context-N.json; round 0 warms up). Each call reads and
+//       with stack.json and context-0.json .. context-N.json): round 0 warms up, rounds K (default 1) to
+//       K+N-1 (default: all that follow) are timed, one context file per call. Each call reads and
 //       parses the context file and loads the stack folder (read, parse, normalise, validate), then
 //       compiles the system prompt and the messages.
 //   node benchmarks/reference_fresh.mjs --ref DIR scale --stack FILE --context FILE [--calls N] [--json]
@@ -187,7 +188,7 @@ function check(casesDir) {
 
 // --- fresh: the timed workload --------------------------------------------------------------------
 
-function fresh(inputs, rounds, json) {
+function fresh(inputs, first, rounds, json) {
   const cases = readdirSync(inputs).sort().filter((name) => existsSync(join(inputs, name, "stack.json")));
   for (const name of cases) {
     // the loader reads a project's stack folder: lay the case's stack file there (setup, not timed)
@@ -196,14 +197,14 @@ function fresh(inputs, rounds, json) {
     copyFileSync(join(inputs, name, "stack.json"), join(folder, "stack.json"));
   }
   const available = Math.min(...cases.map((name) => readdirSync(join(inputs, name)).filter((f) => /^context-\d+\.json$/.test(f)).length));
-  const timedRounds = Math.min(rounds ?? available - 1, available - 1);
-  if (timedRounds < 1) throw new Error(`${inputs}: need context-0.json (warm-up) and at least one more per case`);
+  const timedRounds = Math.min(rounds ?? available - first, available - first);
+  if (first < 1 || timedRounds < 1) throw new Error(`${inputs}: need context-0.json (warm-up) and context-${first}.json onwards per case`);
   const call = (r) => {
     for (const name of cases) compileCall(join(inputs, name), join(inputs, name, `context-${r}.json`));
   };
   call(0); // warm-up round: module load, JIT, the zone cache
   const times = [];
-  for (let r = 1; r <= timedRounds; r++) {
+  for (let r = first; r < first + timedRounds; r++) {
     const start = process.hrtime.bigint();
     call(r);
     times.push(Number(process.hrtime.bigint() - start) / 1e9);
@@ -265,7 +266,7 @@ const [command] = args._;
 if (command === "check") check(resolve(args.cases ?? process.env.FORGEC_SHARED_CASES ?? "tests/conformance/cases"));
 else if (command === "fresh") {
   if (!args.inputs) throw new Error("fresh needs --inputs DIR (the folder bench_fresh.py writes)");
-  fresh(resolve(args.inputs), args.rounds ? Number(args.rounds) : undefined, args.json);
+  fresh(resolve(args.inputs), Number(args.first ?? 1), args.rounds ? Number(args.rounds) : undefined, args.json);
 } else if (command === "scale") {
   if (!args.stack || !args.context) throw new Error("scale needs --stack FILE --context FILE");
   scale(resolve(args.stack), resolve(args.context), Number(args.calls ?? 10), args.json);
