@@ -23,6 +23,7 @@
 //
 // DIR may also come from $PI_FORGE_REF. Timing is wall clock (process.hrtime); load average is printed.
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
+import { createHash } from "node:crypto";
 import { loadavg, tmpdir } from "node:os";
 import { basename, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -251,6 +252,11 @@ function scale(stackPath, contextPath, calls, json) {
     const result = {
       best_ms: times[0],
       median_ms: times[Math.floor(times.length / 2)],
+      // sha256 of {prompt, messages} as compact JSON with sorted keys: benchmarks/bench_reference_scale.py
+      // computes the same from forgec's report, so a row's two sides are shown to produce the same text
+      digest: createHash("sha256")
+        .update(canonical({ prompt: first.system.systemPrompt, messages: first.compiled.messages }))
+        .digest("hex"),
       messages: first.compiled.messages.length,
       system_chars: first.system.systemPrompt.length,
       load: loadavg()[0],
