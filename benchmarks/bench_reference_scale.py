@@ -88,11 +88,11 @@ def _forgec_time(row: str, calls: int) -> tuple[float, float]:
     if row == "rules":
         times = []
         for _ in range(2):  # bench_scale_rules prints the best of --reps; two processes give a median of 2
-            out = subprocess.run(
+            fields = subprocess.run(
                 [sys.executable, str(HERE / "bench_scale_rules.py"), "--rows", "rules", "--reps", str(calls), "--raw"],
                 capture_output=True, text=True, check=True,
             ).stdout.split()
-            times.append(float(out[0]) * 1000)
+            times.append(float(fields[0]) * 1000)
         return min(times), statistics.median(times)
     out = subprocess.run(
         [sys.executable, str(HERE / "bench_scale.py"), "--row", row, "--calls", str(calls), "--json"],
