@@ -13,6 +13,12 @@ the best and median calls are kept, and the ratio is printed with the load avera
 * ``items-1000``: a stack file of 1,000 distinct blocks, read on every call, 40 messages.
 * ``rules``: 100 regex rules over 1,000 messages; forgec's row passes the stack as data (no file read),
   the reference loads it from its file on every call (a little more work on the reference side).
+* ``import-convert``: the SillyTavern conversion of the largest preset of ``$FORGEC_FIXTURES``, already
+  parsed (forgec ``convert_preset``, the reference ``convertSillyTavernPreset``).
+* ``import-cli``: the whole import: forgec ``import-silly PRESET 100001 --dry-run --format json`` in
+  process; the reference ``importSillyTavernPreset`` (read, parse, convert) plus the stack written out as
+  ``JSON.stringify(stack, null, 2)``. Similar, not identical work: forgec's command also renders its JSON
+  document and runs click.
 
 Before timing, both sides' outputs are compared: the sha256 of ``{"prompt", "messages"}`` (the compiled
 system prompt and message list, compact JSON with sorted keys) from forgec's report and from the
@@ -39,7 +45,8 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 DRIVER = HERE / "reference_fresh.mjs"
-ROWS = ("history-50k", "history-50k-filters", "items-1000", "rules")
+ROWS = ("history-50k", "history-50k-filters", "items-1000", "rules", "import-convert", "import-cli")
+IMPORT_ROWS = ("import-convert", "import-cli")
 
 
 def _inputs(row: str) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -71,6 +78,24 @@ def _digest(prompt: Any, messages: Any) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
+def forgec_import_digest() -> str:
+    """forgec's {stack, report} for the largest preset (clock at the epoch), digested like the driver."""
+    sys.path.insert(0, str(HERE))
+    try:
+        import bench_scale_rules
+    finally:
+        sys.path.remove(str(HERE))
+    from forgec.importers.sillytavern import convert_preset
+    from forgec.importers.sillytavern.jsonread import parse_json, read_text
+    from forgec.js.values import dumps_report
+
+    path = bench_scale_rules.largest_preset()
+    section = convert_preset(parse_json(read_text(path)), str(path), str(path), 100001, now_ms=0).import_section()
+    doc = json.loads(dumps_report(section))
+    text = json.dumps(doc, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
 def forgec_digest(stack_path: Path, context: dict[str, Any]) -> str:
     """forgec's compiled prompt and messages for the row, digested like the reference driver does."""
     import forgec.compile.passes.regex as rules_pass
@@ -85,11 +110,11 @@ def forgec_digest(stack_path: Path, context: dict[str, Any]) -> str:
 
 def _forgec_time(row: str, calls: int) -> tuple[float, float]:
     """(best, median) ms of one forgec child process for ``row``."""
-    if row == "rules":
+    if row in ("rules", *IMPORT_ROWS):
         times = []
         for _ in range(2):  # bench_scale_rules prints the best of --reps; two processes give a median of 2
             fields = subprocess.run(
-                [sys.executable, str(HERE / "bench_scale_rules.py"), "--rows", "rules", "--reps", str(calls), "--raw"],
+                [sys.executable, str(HERE / "bench_scale_rules.py"), "--rows", row, "--reps", str(calls), "--raw"],
                 capture_output=True, text=True, check=True,
             ).stdout.split()
             times.append(float(fields[0]) * 1000)
@@ -102,18 +127,23 @@ def _forgec_time(row: str, calls: int) -> tuple[float, float]:
     return float(result["best_ms"]), float(result["median_ms"])
 
 
-def _reference(reference: Path, stack: Path, context: Path, calls: int) -> dict[str, Any]:
+def _reference(reference: Path, stack: Path, context: Path, calls: int, row: str = "") -> dict[str, Any]:
     node = shutil.which("node")
     if node is None:
         raise SystemExit("bench_reference_scale.py: node is not on PATH")
+    if row in IMPORT_ROWS:
+        command = ["import", "--preset", str(stack)]
+    else:
+        command = ["scale", "--stack", str(stack), "--context", str(context)]
     out = subprocess.run(
-        [node, str(DRIVER), "--ref", str(reference), "scale", "--stack", str(stack), "--context", str(context),
-         "--calls", str(calls), "--json"],
+        [node, str(DRIVER), "--ref", str(reference), *command, "--calls", str(calls), "--json"],
         capture_output=True, text=True,
     )
     if out.returncode != 0:
         raise SystemExit(f"the reference driver failed:\n{out.stderr.strip()[-2000:]}")
     result: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
+    if row in IMPORT_ROWS:  # one process times both import rows; keep the asked one's figures
+        result.update(result["convert" if row == "import-convert" else "whole"])
     return result
 
 
@@ -134,6 +164,15 @@ def main() -> None:
         files: dict[str, tuple[Path, Path]] = {}
         same: dict[str, bool] = {}
         for row in rows:
+            if row in IMPORT_ROWS:
+                sys.path.insert(0, str(HERE))
+                import bench_scale_rules
+
+                sys.path.remove(str(HERE))
+                preset = bench_scale_rules.largest_preset()
+                files[row] = (preset, preset)
+                same[row] = _reference(args.reference, preset, preset, 1, row)["digest"] == forgec_import_digest()
+                continue
             stack, context = _inputs(row)
             stack_path, context_path = Path(tmp) / f"{row}.stack.json", Path(tmp) / f"{row}.context.json"
             stack_path.write_text(json.dumps(stack, ensure_ascii=False), encoding="utf-8")
@@ -148,7 +187,7 @@ def main() -> None:
                     if side == "forgec":
                         results.setdefault((side, row), []).append(_forgec_time(row, args.calls))
                     else:
-                        ref = _reference(args.reference, *files[row], args.calls)
+                        ref = _reference(args.reference, *files[row], args.calls, row)
                         results.setdefault((side, row), []).append((ref["best_ms"], ref["median_ms"]))
             loads.append(os.getloadavg()[0])
     print(f"load average (1 min) during the run: {min(loads):.2f}-{max(loads):.2f}; "

@@ -20,6 +20,10 @@
 //   node benchmarks/reference_fresh.mjs --ref DIR scale --stack FILE --context FILE [--calls N] [--json]
 //       one scale row: the stack file is loaded on every call (as forgec's row reads it), the context
 //       is parsed once before timing ("context already loaded"); a fresh variable store per call.
+//   node benchmarks/reference_fresh.mjs --ref DIR import --preset FILE [--calls N] [--json]
+//       the SillyTavern conversion (`sillytavern-importer.js`): `convertSillyTavernPreset` on the parsed
+//       preset (forgec's `import-convert` row) and `importSillyTavernPreset` (read, parse, convert) plus
+//       writing the stack as `JSON.stringify(stack, null, 2)` (the runner's step; ~ forgec's `import-cli`).
 //
 // DIR may also come from $PI_FORGE_REF. Timing is wall clock (process.hrtime); load average is printed.
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
@@ -58,6 +62,11 @@ const compiler = await import(pathToFileURL(join(DIST, "compiler.js")).href);
 const loader = await import(pathToFileURL(join(DIST, "loader.js")).href);
 const { compileSystemPrompt, compileMessages, createPromptVariableStore, resetTurnVariables, getLatestUserMessage } = compiler;
 const { loadPromptStacks } = loader;
+// the importer is optional: a copy holding only the compile path still runs `check` (stack cases) and `fresh`
+let importerModule;
+if (existsSync(join(DIST, "sillytavern-importer.js"))) {
+  importerModule = await import(pathToFileURL(join(DIST, "sillytavern-importer.js")).href);
+}
 
 const DEFAULT_NOW = "2026-01-01T00:00:00Z";
 
@@ -136,17 +145,71 @@ function canonical(value) {
   return JSON.stringify(sortKeys(JSON.parse(JSON.stringify(value ?? null))));
 }
 
+/** The clock frozen at `iso` while `fn` runs (the runner freezes `Date`; the importer stamps `convertedAt`). */
+function withFrozenClock(iso, fn) {
+  const RealDate = globalThis.Date;
+  const frozen = new RealDate(iso).getTime();
+  class FrozenDate extends RealDate {
+    constructor(...a) {
+      if (a.length === 0) super(frozen);
+      else super(...a);
+    }
+    static now() {
+      return frozen;
+    }
+  }
+  globalThis.Date = FrozenDate;
+  try {
+    return fn();
+  } finally {
+    globalThis.Date = RealDate;
+  }
+}
+
+/** "" when the importer's {stack, report} (or {error}) equals the case's `import`, else what differs. */
+function checkPreset(dir) {
+  const importer = loadImporter();
+  const expected = JSON.parse(readFileSync(join(dir, "expected.json"), "utf8")).import;
+  const options = existsSync(join(dir, "import.json")) ? JSON.parse(readFileSync(join(dir, "import.json"), "utf8")) : {};
+  const context = JSON.parse(readFileSync(join(dir, "context.json"), "utf8"));
+  const project = mkdtempSync(join(tmpdir(), "refimport-"));
+  try {
+    const path = join(project, options.fileName ?? "preset.json");
+    copyFileSync(join(dir, "preset.json"), path);
+    useZone(context);
+    const result = withFrozenClock(context.now ?? DEFAULT_NOW, () => importer.importSillyTavernPreset(path, options.characterId));
+    const got = JSON.parse(JSON.stringify(result).split(project).join("<project>"));
+    const parts = ["error", "stack", "report"].filter((key) => canonical(got[key]) !== canonical(expected?.[key]));
+    return parts.join(", ");
+  } finally {
+    rmSync(project, { recursive: true, force: true });
+  }
+}
+
+function loadImporter() {
+  if (!importerModule) throw new Error("the SillyTavern importer is not loaded");
+  return importerModule;
+}
+
 function check(casesDir) {
   const names = readdirSync(casesDir).sort();
   let stackCases = 0;
+  let presetCases = 0;
+  let presetSame = 0;
   let core = 0;
   let full = 0;
   const fieldMisses = {};
   const differing = [];
   for (const name of names) {
     const dir = join(casesDir, name);
-    // stack cases only (preset cases need the SillyTavern importer, which this driver does not load)
-    if (!existsSync(join(dir, "stack.json")) || existsSync(join(dir, "preset.json"))) continue;
+    if (existsSync(join(dir, "preset.json"))) {
+      presetCases++;
+      const verdict = checkPreset(dir);
+      if (verdict === "") presetSame++;
+      else differing.push(`${name}: import ${verdict}`);
+      continue;
+    }
+    if (!existsSync(join(dir, "stack.json"))) continue;
     const meta = existsSync(join(dir, "case.json")) ? JSON.parse(readFileSync(join(dir, "case.json"), "utf8")) : {};
     const stackFile = meta.stackFile ?? "stack.json"; // the name the runner gives the file on disk
     stackCases++;
@@ -184,6 +247,7 @@ function check(casesDir) {
   console.log(`  system prompt and messages identical: ${core} of ${stackCases}`);
   console.log(`  every compared field identical:       ${full} of ${stackCases}`);
   console.log(`  cases differing per field: ${JSON.stringify(fieldMisses)}`);
+  if (presetCases > 0) console.log(`${presetCases} preset cases: import (stack and report, or error) identical: ${presetSame} of ${presetCases}`);
   for (const line of differing) console.log(`  - ${line}`);
 }
 
@@ -268,6 +332,41 @@ function scale(stackPath, contextPath, calls, json) {
   }
 }
 
+// --- import: the SillyTavern conversion of one preset ---------------------------------------------
+
+function importRow(presetPath, calls, json) {
+  const importer = loadImporter();
+  const raw = JSON.parse(readFileSync(presetPath, "utf8"));
+  const convert = () => importer.convertSillyTavernPreset(raw, { sourceName: presetPath, sourcePath: presetPath, characterId: 100001 });
+  const whole = () => {
+    const result = importer.importSillyTavernPreset(presetPath, 100001);
+    return result.stack ? JSON.stringify(result.stack, null, 2) + result.report : result.error;
+  };
+  const first = convert();
+  if (first.error) throw new Error(`import failed: ${first.error}`);
+  const timeIt = (fn) => {
+    fn();
+    const times = [];
+    for (let i = 0; i < calls; i++) {
+      const start = process.hrtime.bigint();
+      fn();
+      times.push(Number(process.hrtime.bigint() - start) / 1e6);
+    }
+    times.sort((a, b) => a - b);
+    return { best_ms: times[0], median_ms: times[Math.floor(times.length / 2)] };
+  };
+  // digest of {stack, report} with the clock stamp pinned to the epoch, as forgec's row converts (now_ms=0)
+  const pinned = { stack: { ...first.stack, import: { ...first.stack.import, convertedAt: new Date(0).toISOString() } }, report: first.report };
+  const digest = createHash("sha256").update(canonical(pinned)).digest("hex");
+  const result = { convert: timeIt(convert), whole: timeIt(whole), digest, items: first.stack.items.length, load: loadavg()[0] };
+  if (json) console.log(JSON.stringify(result));
+  else {
+    console.log(`reference import of ${basename(presetPath)} (${result.items} items)`);
+    console.log(`  convert: best ${result.convert.best_ms.toFixed(1)} ms  median ${result.convert.median_ms.toFixed(1)} ms`);
+    console.log(`  read + parse + convert + write: best ${result.whole.best_ms.toFixed(1)} ms  median ${result.whole.median_ms.toFixed(1)} ms`);
+  }
+}
+
 const [command] = args._;
 if (command === "check") check(resolve(args.cases ?? process.env.FORGEC_SHARED_CASES ?? "tests/conformance/cases"));
 else if (command === "fresh") {
@@ -276,7 +375,10 @@ else if (command === "fresh") {
 } else if (command === "scale") {
   if (!args.stack || !args.context) throw new Error("scale needs --stack FILE --context FILE");
   scale(resolve(args.stack), resolve(args.context), Number(args.calls ?? 10), args.json);
+} else if (command === "import") {
+  if (!args.preset) throw new Error("import needs --preset FILE");
+  importRow(resolve(args.preset), Number(args.calls ?? 10), args.json);
 } else {
-  console.error("usage: node benchmarks/reference_fresh.mjs --ref DIR check|fresh|scale ... (see the header)");
+  console.error("usage: node benchmarks/reference_fresh.mjs --ref DIR check|fresh|scale|import ... (see the header)");
   process.exit(2);
 }
