@@ -8,10 +8,11 @@
 // `getLatestUserMessage`) -- and builds the runtime from a context file exactly as the conformance
 // corpus's reference runner does (spec/context-format.md, "How the reference runner builds the runtime").
 //
-//   node benchmarks/reference_fresh.mjs --ref DIR check [--cases DIR]
+//   node benchmarks/reference_fresh.mjs --ref DIR check [--cases DIR] [--show 1]
 //       every stack case of DIR (default $FORGEC_SHARED_CASES): compile, compare with expected.json,
-//       print how many agree (system prompt + messages; and every compared field), and each difference.
-//   node benchmarks/reference_fresh.mjs --ref DIR fresh --inputs DIR [--first K] [--rounds N] [--json]
+//       print how many agree (system prompt + messages; and every compared field), and each difference
+//       (--show 1: both sides of every differing field); preset cases: the importer's output.
+//   node benchmarks/reference_fresh.mjs --ref DIR fresh --inputs DIR [--first K] [--rounds N] [--clock cpu] [--json]
 //       the fresh-input workload on the folder benchmarks/bench_fresh.py writes (one sub-folder per case
 //       with stack.json and context-0.json .. context-N.json): round 0 warms up, rounds K (default 1) to
 //       K+N-1 (default: all that follow) are timed, one context file per call. Each call reads and
@@ -25,7 +26,8 @@
 //       preset (forgec's `import-convert` row) and `importSillyTavernPreset` (read, parse, convert) plus
 //       writing the stack as `JSON.stringify(stack, null, 2)` (the runner's step; ~ forgec's `import-cli`).
 //
-// DIR may also come from $PI_FORGE_REF. Timing is wall clock (process.hrtime); load average is printed.
+// DIR may also come from $PI_FORGE_REF. Timing is wall clock (process.hrtime) unless `fresh --clock cpu`
+// asks for the process's CPU time; the load average is printed with --json.
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { loadavg, tmpdir } from "node:os";
@@ -191,7 +193,7 @@ function loadImporter() {
   return importerModule;
 }
 
-function check(casesDir) {
+function check(casesDir, show = false) {
   const names = readdirSync(casesDir).sort();
   let stackCases = 0;
   let presetCases = 0;
@@ -237,6 +239,11 @@ function check(casesDir) {
       if (missed.length === 0) full++;
       else differing.push(`${name}: ${missed.join(", ")}`);
       for (const key of missed) fieldMisses[key] = (fieldMisses[key] ?? 0) + 1;
+      if (show) {
+        for (const key of missed) {
+          differing.push(`${name} ${key}\n      reference: ${canonical(fields[key][0]).slice(0, 1500)}\n      corpus:    ${canonical(fields[key][1]).slice(0, 1500)}`);
+        }
+      }
     } catch (error) {
       differing.push(`${name}: threw ${error instanceof Error ? error.message : String(error)}`);
     } finally {
@@ -253,7 +260,7 @@ function check(casesDir) {
 
 // --- fresh: the timed workload --------------------------------------------------------------------
 
-function fresh(inputs, first, rounds, json) {
+function fresh(inputs, first, rounds, json, cpu = false) {
   const cases = readdirSync(inputs).sort().filter((name) => existsSync(join(inputs, name, "stack.json")));
   for (const name of cases) {
     // the loader reads a project's stack folder: lay the case's stack file there (setup, not timed)
@@ -268,11 +275,18 @@ function fresh(inputs, first, rounds, json) {
     for (const name of cases) compileCall(join(inputs, name), join(inputs, name, `context-${r}.json`));
   };
   call(0); // warm-up round: module load, JIT, the zone cache
+  // wall clock, or with --clock cpu the process's CPU time (user + system, every thread: GC helpers too),
+  // the same measure as Python's time.process_time() on the forgec side
+  const cpuSeconds = () => {
+    const usage = process.cpuUsage();
+    return (usage.user + usage.system) / 1e6;
+  };
+  const clock = cpu ? cpuSeconds : () => Number(process.hrtime.bigint()) / 1e9;
   const times = [];
   for (let r = first; r < first + timedRounds; r++) {
-    const start = process.hrtime.bigint();
+    const start = clock();
     call(r);
-    times.push(Number(process.hrtime.bigint() - start) / 1e9);
+    times.push(clock() - start);
   }
   times.sort((a, b) => a - b);
   const n = cases.length;
@@ -368,10 +382,10 @@ function importRow(presetPath, calls, json) {
 }
 
 const [command] = args._;
-if (command === "check") check(resolve(args.cases ?? process.env.FORGEC_SHARED_CASES ?? "tests/conformance/cases"));
+if (command === "check") check(resolve(args.cases ?? process.env.FORGEC_SHARED_CASES ?? "tests/conformance/cases"), args.show === "1");
 else if (command === "fresh") {
   if (!args.inputs) throw new Error("fresh needs --inputs DIR (the folder bench_fresh.py writes)");
-  fresh(resolve(args.inputs), Number(args.first ?? 1), args.rounds ? Number(args.rounds) : undefined, args.json);
+  fresh(resolve(args.inputs), Number(args.first ?? 1), args.rounds ? Number(args.rounds) : undefined, args.json, args.clock === "cpu");
 } else if (command === "scale") {
   if (!args.stack || !args.context) throw new Error("scale needs --stack FILE --context FILE");
   scale(resolve(args.stack), resolve(args.context), Number(args.calls ?? 10), args.json);
