@@ -295,6 +295,8 @@ function fresh(inputs, first, rounds, json, cpu = false) {
     rounds: timedRounds,
     best: n / times[0],
     median: n / times[Math.floor(times.length / 2)],
+    // sustained: every timed call over the time of all rounds (garbage collection included)
+    sustained: (n * times.length) / times.reduce((a, b) => a + b, 0),
     best_ms: times[0] * 1000,
     load: loadavg()[0],
   };
