@@ -192,6 +192,8 @@ def main() -> None:
     args = parser.parse_args()
     if args.reference and (args.batch or args.profile or args.payloads):
         parser.error("--reference compares the plain workload: drop --batch/--profile/--payloads")
+    if args.reference and not any((args.reference / sub / "compiler.js").is_file() for sub in ("dist", ".")):
+        parser.error(f"--reference {args.reference}: no dist/compiler.js there (a copy of pi-forge's built dist/)")
 
     from forgec.report import compile_report
 
