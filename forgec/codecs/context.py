@@ -425,6 +425,165 @@ def _validate_tool(check: _Checker, tool: dict[str, Any], index: int) -> None:
         check.expect(False, ("tools", index, "parameters"), "a JSON Schema object", tool["parameters"])
 
 
+# --- the well-formed path: check and fill the defaults in one pass -------------------------------
+#
+# Nearly every context a compile reads breaks no rule.  ``_checked_with_defaults`` decides "breaks no
+# rule" and builds what ``_with_defaults`` builds in the same walk, answering None at the first
+# thing it does not expect; only then do ``_validate`` (every problem, in its order, with its
+# pointer) and ``_with_defaults`` run.  It is stricter than ``_validate`` -- exact types only, so a
+# ``str`` or ``dict`` subclass goes the slow way -- never looser: whatever it accepts, ``_validate``
+# accepts (tests/codecs/test_context_fast.py compares the two on generated contexts).
+
+_ABSENT: Any = object()
+_DICT_ONLY: frozenset[type] = frozenset({dict})
+_STR_ONLY: frozenset[type] = frozenset({str})
+
+
+def _checked_with_defaults(data: Any) -> tuple[dict[str, Any], tuple[str, int] | None] | None:
+    """``(_with_defaults(data, owned=True), now)`` for a context that breaks no rule, else None."""
+    if type(data) is not dict or not _FIELD_SET.issuperset(data):
+        return None
+    get = data.get
+    out: dict[str, Any] = {}
+    if "$comment" in data:
+        out["$comment"] = data["$comment"]
+    instant: tuple[str, int] | None = None
+    now = get("now", _ABSENT)
+    if now is _ABSENT:
+        now = "2026-01-01T00:00:00Z"
+    else:
+        if type(now) is not str:
+            return None
+        now_ms = parse_instant(now)
+        if now_ms is None:
+            return None
+        instant = (now, now_ms)
+    zone = get("timezone", "UTC")
+    if type(zone) is not str or not zone or not _zone_known(zone):
+        return None
+    cwd = get("cwd", "/home/dev/project")
+    model = get("model")
+    base = get("baseSystemPrompt", "")
+    append = get("appendSystemPrompt")
+    if type(cwd) is not str or type(base) is not str or (append is not None and type(append) is not str):
+        return None
+    if model is not None and (
+        type(model) is not dict
+        or type(model.get("provider")) is not str
+        or type(model.get("id")) is not str
+        or type(model.get("api")) is not str
+    ):
+        return None
+    tools = _checked_tools(get("tools", _ABSENT))
+    if tools is None:
+        return None
+    skills = get("skills", _ABSENT)
+    if skills is _ABSENT:
+        skills = []
+    elif type(skills) is not list or not _all_have_strings(skills, _SKILL_STRINGS):
+        return None
+    files = get("contextFiles", _ABSENT)
+    if files is _ABSENT:
+        files = []
+    elif type(files) is not list or not _all_have_strings(files, _CONTEXT_FILE_STRINGS):
+        return None
+    variables = get("variables", _ABSENT)
+    if variables is _ABSENT:
+        variables = {}
+    elif type(variables) is not dict or not _STR_ONLY.issuperset(map(type, variables)):
+        return None
+    messages = get("messages", _ABSENT)
+    if messages is _ABSENT:
+        messages = []
+    elif type(messages) is not list or not _DICT_ONLY.issuperset(map(type, messages)):
+        return None
+    out["now"] = now
+    out["timezone"] = zone
+    out["cwd"] = cwd
+    out["model"] = model
+    out["baseSystemPrompt"] = base
+    out["appendSystemPrompt"] = append
+    out["tools"] = tools
+    out["skills"] = skills
+    out["contextFiles"] = files
+    out["variables"] = variables
+    out["messages"] = messages
+    if "latestUserMessage" in data:
+        latest = data["latestUserMessage"]
+        if latest is not None and type(latest) is not str:
+            return None
+        out["latestUserMessage"] = latest
+    if "finalizeMessages" in data:
+        finalize = data["finalizeMessages"]
+        if type(finalize) is not list or not _DICT_ONLY.issuperset(map(type, finalize)):
+            return None
+        out["finalizeMessages"] = finalize
+    if "thinkingLevel" in data:
+        level = data["thinkingLevel"]
+        if type(level) is not str or level not in THINKING_LEVELS:
+            return None
+        out["thinkingLevel"] = level
+    return out, instant
+
+
+def _all_have_strings(entries: list[Any], keys: tuple[str, ...]) -> bool:
+    """Every entry an object whose ``keys`` all hold strings."""
+    for entry in entries:
+        if type(entry) is not dict:
+            return False
+        for key in keys:
+            if type(entry.get(key)) is not str:
+                return False
+    return True
+
+
+def _checked_tools(tools: Any) -> list[dict[str, Any]] | None:
+    """:func:`_default_tools` of ``tools`` when every tool breaks no rule, else None."""
+    if tools is _ABSENT:
+        return []
+    if type(tools) is not list:
+        return None
+    out: list[dict[str, Any]] = []
+    for tool in tools:
+        if type(tool) is not dict or not _TOOL_FIELD_SET.issuperset(tool):
+            return None
+        get = tool.get
+        name = get("name")
+        description = get("description", "")
+        snippet = get("snippet")
+        active = get("active", True)
+        if (
+            type(name) is not str
+            or type(description) is not str
+            or (snippet is not None and type(snippet) is not str)
+            or type(active) is not bool
+        ):
+            return None
+        guidelines = get("guidelines", _ABSENT)
+        if guidelines is _ABSENT:
+            guidelines = []
+        elif type(guidelines) is not list or not _STR_ONLY.issuperset(map(type, guidelines)):
+            return None
+        else:
+            guidelines = list(guidelines)
+        parameters = get("parameters", _ABSENT)
+        if parameters is _ABSENT:
+            parameters = {"type": "object", "properties": {}}
+        elif type(parameters) is not dict:
+            return None
+        out.append(
+            {
+                "name": name,
+                "description": description,
+                "snippet": snippet,
+                "guidelines": guidelines,
+                "active": active,
+                "parameters": parameters,
+            }
+        )
+    return out
+
+
 # --- defaults ------------------------------------------------------------------------------------
 
 
@@ -710,8 +869,14 @@ def load_context(source: str | os.PathLike[str] | dict[str, Any] | None) -> Cont
                 pointer=pointer,
                 code=codes.NESTING_TOO_DEEP,
             )
-    now = _validate(data, label, document)
-    context = Context(data=_with_defaults(data, owned=not isinstance(source, dict)), source=label)
+    owned = not isinstance(source, dict)
+    checked = _checked_with_defaults(data) if owned else None
+    if checked is not None:
+        context = Context(data=checked[0], source=label)
+        now = checked[1]
+    else:
+        now = _validate(data, label, document)
+        context = Context(data=_with_defaults(data, owned=owned), source=label)
     if now is not None:
         context._now = now
     return context
@@ -747,10 +912,12 @@ def _read_direct(source: str | os.PathLike[str]) -> Context | None:
         return None
     try:
         data = loads(text)
-        now = _validate(data, label)
-    except (JSONParseError, ContextError):
+    except JSONParseError:
         return None
-    context = Context(data=_with_defaults(data, owned=True), source=label)
-    if now is not None:
-        context._now = now
+    checked = _checked_with_defaults(data)
+    if checked is None:  # the full reader refuses it with every problem, positioned
+        return None
+    context = Context(data=checked[0], source=label)
+    if checked[1] is not None:
+        context._now = checked[1]
     return context
