@@ -148,6 +148,52 @@ def parse_instant(text: str) -> int | None:
     any day from 1 to 31 is accepted and overflows into the next month (``2026-02-30`` is March 2nd),
     since the reference runner accepts whatever ``new Date(now)`` parses.
     """
+    common = _common_instant(text)
+    if common is not None:
+        return common
+    return _any_instant(text)
+
+
+#: every two-digit text and its value: one lookup both checks two ASCII digits and reads them
+_TWO_DIGITS: dict[str, int] = {f"{number:02d}": number for number in range(100)}
+
+
+def _common_instant(text: str) -> int | None:
+    """:func:`parse_instant` of the shape every context uses -- ``YYYY-MM-DDTHH:MM:SS`` then ``Z``
+    or ``±HH:MM``, every field in range -- by fixed positions; None for anything else, which
+    :func:`_any_instant` then decides (a property test compares the two on generated texts)."""
+    size = len(text)
+    two = _TWO_DIGITS.get
+    if size == 20:
+        if text[19] != "Z":
+            return None
+        offset_minutes = 0
+    elif size == 25:
+        sign = text[19]
+        off_h, off_m = two(text[20:22]), two(text[23:25])
+        if (sign != "+" and sign != "-") or text[22] != ":" or off_h is None or off_m is None:
+            return None
+        if off_h > 23 or off_m > 59:
+            return None
+        offset_minutes = off_h * 60 + off_m if sign == "+" else -(off_h * 60 + off_m)
+    else:
+        return None
+    if text[4] != "-" or text[7] != "-" or text[10] not in "Tt " or text[13] != ":" or text[16] != ":":
+        return None
+    century, year, month, day = two(text[:2]), two(text[2:4]), two(text[5:7]), two(text[8:10])
+    hour, minute, second = two(text[11:13]), two(text[14:16]), two(text[17:19])
+    if century is None or year is None or month is None or day is None:
+        return None
+    if hour is None or minute is None or second is None:
+        return None
+    if not (1 <= month <= 12 and 1 <= day <= 31) or hour > 23 or minute > 59 or second > 59:
+        return None
+    days = _days_from_civil(century * 100 + year, month, day)
+    return (days * 86400 + hour * 3600 + minute * 60 + second - offset_minutes * 60) * 1000
+
+
+def _any_instant(text: str) -> int | None:
+    """:func:`parse_instant` for every shape the format accepts (the regular expressions)."""
     match = _INSTANT.fullmatch(text)
     if match is None:
         date_only = _DATE_ONLY_Z.fullmatch(text)
@@ -537,6 +583,18 @@ def _all_have_strings(entries: list[Any], keys: tuple[str, ...]) -> bool:
     return True
 
 
+#: a tool's members in their documented order, each absent one's default (``_ABSENT``: none, or a
+#: fresh one made per tool); ``{**_TOOL_TEMPLATE, **tool}`` is one C-level merge per tool
+_TOOL_TEMPLATE: dict[str, Any] = {
+    "name": _ABSENT,
+    "description": "",
+    "snippet": None,
+    "guidelines": _ABSENT,
+    "active": True,
+    "parameters": _ABSENT,
+}
+
+
 def _checked_tools(tools: Any) -> list[dict[str, Any]] | None:
     """:func:`_default_tools` of ``tools`` when every tool breaks no rule, else None."""
     if tools is _ABSENT:
@@ -547,11 +605,8 @@ def _checked_tools(tools: Any) -> list[dict[str, Any]] | None:
     for tool in tools:
         if type(tool) is not dict or not _TOOL_FIELD_SET.issuperset(tool):
             return None
-        get = tool.get
-        name = get("name")
-        description = get("description", "")
-        snippet = get("snippet")
-        active = get("active", True)
+        merged = {**_TOOL_TEMPLATE, **tool}  # the tool's own keys are all in the template: its order
+        name, description, snippet, guidelines, active, parameters = merged.values()
         if (
             type(name) is not str
             or type(description) is not str
@@ -559,28 +614,17 @@ def _checked_tools(tools: Any) -> list[dict[str, Any]] | None:
             or type(active) is not bool
         ):
             return None
-        guidelines = get("guidelines", _ABSENT)
         if guidelines is _ABSENT:
-            guidelines = []
+            merged["guidelines"] = []
         elif type(guidelines) is not list or not _STR_ONLY.issuperset(map(type, guidelines)):
             return None
         else:
-            guidelines = list(guidelines)
-        parameters = get("parameters", _ABSENT)
+            merged["guidelines"] = guidelines.copy()
         if parameters is _ABSENT:
-            parameters = {"type": "object", "properties": {}}
+            merged["parameters"] = {"type": "object", "properties": {}}
         elif type(parameters) is not dict:
             return None
-        out.append(
-            {
-                "name": name,
-                "description": description,
-                "snippet": snippet,
-                "guidelines": guidelines,
-                "active": active,
-                "parameters": parameters,
-            }
-        )
+        out.append(merged)
     return out
 
 
