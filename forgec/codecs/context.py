@@ -26,7 +26,7 @@ from typing import Any, NoReturn, cast
 
 from forgec.diagnostics import Diagnostic
 from forgec.errors import InputError
-from forgec.js.json import JSONParseError, loads
+from forgec.js.json import TOO_MANY_OPENINGS, JSONParseError, loads_shallow
 from forgec.js.values import json_stringify
 from forgec.model import THINKING_LEVELS
 from forgec.model.messages import latest_user_text
@@ -952,11 +952,11 @@ def _read_direct(source: str | os.PathLike[str]) -> Context | None:
         return None
     if len(raw) > MAX_FILE_BYTES or len(text) >= LARGE_INPUT_CHARS or text.startswith("\ufeff"):
         return None
-    if text.count("[") + text.count("{") > CONTEXT_MAX_DEPTH:  # the full reader checks the nesting
-        return None
     try:
-        data = loads(text)
+        data = loads_shallow(text, CONTEXT_MAX_DEPTH)
     except JSONParseError:
+        return None
+    if data is TOO_MANY_OPENINGS:  # it might nest too deep: the full reader checks and explains
         return None
     checked = _checked_with_defaults(data)
     if checked is None:  # the full reader refuses it with every problem, positioned

@@ -11,7 +11,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from forgec.js.json import MAX_DEPTH, JSONDepthError, JSONParseError, loads, scan_spans, v8_parse_error
+from forgec.js.json import (
+    MAX_DEPTH,
+    TOO_MANY_OPENINGS,
+    JSONDepthError,
+    JSONParseError,
+    loads,
+    loads_shallow,
+    scan_spans,
+    v8_parse_error,
+)
 
 # (text, reason): the rows of §16.10's table, with the texts Node 20.20.2 gives for them.
 V8_TABLE = [
@@ -226,3 +235,25 @@ def test_fast_path_edges() -> None:
     assert type(loads("[900719925474099]")[0]) is int
     with pytest.raises(JSONParseError):
         loads("[NaN]")
+
+
+@settings(max_examples=300, deadline=None)
+@given(_DOCUMENTS, st.integers(0, 12))
+def test_loads_shallow_counts_every_opening(text: str, bound: int) -> None:
+    """``[`` and ``{`` anywhere (in strings too, next to non-ASCII text) count; under the bound
+    the value is :func:`loads`'s."""
+    text = text.replace('"a"', '"é[{"')
+    openings = text.count("[") + text.count("{")
+    value = loads_shallow(text, bound)
+    if openings > bound:
+        assert value is TOO_MANY_OPENINGS
+    else:
+        assert repr(value) == repr(loads(text))
+
+
+def test_loads_shallow_at_the_bound() -> None:
+    assert loads_shallow("[[[]]]", 3) == [[[]]]
+    assert loads_shallow("[[[]]]", 2) is TOO_MANY_OPENINGS
+    assert loads_shallow('["{{{"]', 3) is TOO_MANY_OPENINGS
+    with pytest.raises(JSONParseError):
+        loads_shallow("[1,]", 5)
