@@ -80,6 +80,8 @@ _SCAN_PLAIN: Any = json.JSONDecoder(parse_constant=_refuse_constant).scan_once  
 #: and a count are C loops; ``re.search("[0-9]{16}")`` costs ~10x more.
 _DIGIT_MAP = bytes(48 if 48 <= byte <= 57 else 91 if byte in (91, 123) else 32 for byte in range(256))
 _LONG_RUN = b"0" * 16
+#: what :func:`loads_shallow` answers for a text with too many openings (never a JSON value)
+TOO_MANY_OPENINGS: Any = object()
 _JSON_WS = " \t\n\r"
 
 
@@ -110,11 +112,8 @@ def loads_shallow(text: str, max_openings: int) -> Any:
     return _loads(text, _LONG_RUN in mapped)
 
 
-#: what :func:`loads_shallow` answers for a text with too many openings (never a JSON value)
-TOO_MANY_OPENINGS: Any = object()
-
-
 def _loads(text: str, long_digit_run: bool) -> Any:
+    """:func:`loads`, told whether ``text`` holds 16 digits in a row (then the hooked decoder)."""
     limit = sys.getrecursionlimit()
     try:
         sys.setrecursionlimit(_C_RECURSION_LIMIT)
