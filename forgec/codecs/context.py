@@ -26,7 +26,7 @@ from typing import Any, NoReturn, cast
 
 from forgec.diagnostics import Diagnostic
 from forgec.errors import InputError
-from forgec.js.json import JSONParseError, loads
+from forgec.js.json import TOO_MANY_OPENINGS, JSONParseError, loads_shallow
 from forgec.js.values import json_stringify
 from forgec.model import THINKING_LEVELS
 from forgec.model.messages import latest_user_text
@@ -148,6 +148,52 @@ def parse_instant(text: str) -> int | None:
     any day from 1 to 31 is accepted and overflows into the next month (``2026-02-30`` is March 2nd),
     since the reference runner accepts whatever ``new Date(now)`` parses.
     """
+    common = _common_instant(text)
+    if common is not None:
+        return common
+    return _any_instant(text)
+
+
+#: every two-digit text and its value: one lookup both checks two ASCII digits and reads them
+_TWO_DIGITS: dict[str, int] = {f"{number:02d}": number for number in range(100)}
+
+
+def _common_instant(text: str) -> int | None:
+    """:func:`parse_instant` of the shape every context uses -- ``YYYY-MM-DDTHH:MM:SS`` then ``Z``
+    or ``±HH:MM``, every field in range -- by fixed positions; None for anything else, which
+    :func:`_any_instant` then decides (a property test compares the two on generated texts)."""
+    size = len(text)
+    two = _TWO_DIGITS.get
+    if size == 20:
+        if text[19] != "Z":
+            return None
+        offset_minutes = 0
+    elif size == 25:
+        sign = text[19]
+        off_h, off_m = two(text[20:22]), two(text[23:25])
+        if (sign != "+" and sign != "-") or text[22] != ":" or off_h is None or off_m is None:
+            return None
+        if off_h > 23 or off_m > 59:
+            return None
+        offset_minutes = off_h * 60 + off_m if sign == "+" else -(off_h * 60 + off_m)
+    else:
+        return None
+    if text[4] != "-" or text[7] != "-" or text[10] not in "Tt " or text[13] != ":" or text[16] != ":":
+        return None
+    century, year, month, day = two(text[:2]), two(text[2:4]), two(text[5:7]), two(text[8:10])
+    hour, minute, second = two(text[11:13]), two(text[14:16]), two(text[17:19])
+    if century is None or year is None or month is None or day is None:
+        return None
+    if hour is None or minute is None or second is None:
+        return None
+    if not (1 <= month <= 12 and 1 <= day <= 31) or hour > 23 or minute > 59 or second > 59:
+        return None
+    days = _days_from_civil(century * 100 + year, month, day)
+    return (days * 86400 + hour * 3600 + minute * 60 + second - offset_minutes * 60) * 1000
+
+
+def _any_instant(text: str) -> int | None:
+    """:func:`parse_instant` for every shape the format accepts (the regular expressions)."""
     match = _INSTANT.fullmatch(text)
     if match is None:
         date_only = _DATE_ONLY_Z.fullmatch(text)
@@ -423,6 +469,163 @@ def _validate_tool(check: _Checker, tool: dict[str, Any], index: int) -> None:
         check.expect(False, ("tools", index, "description"), "a string", tool["description"])
     if "parameters" in tool and not isinstance(tool["parameters"], dict):
         check.expect(False, ("tools", index, "parameters"), "a JSON Schema object", tool["parameters"])
+
+
+# --- the well-formed path: check and fill the defaults in one pass -------------------------------
+#
+# Nearly every context a compile reads breaks no rule.  ``_checked_with_defaults`` decides "breaks no
+# rule" and builds what ``_with_defaults`` builds in the same walk, answering None at the first
+# thing it does not expect; only then do ``_validate`` (every problem, in its order, with its
+# pointer) and ``_with_defaults`` run.  It is stricter than ``_validate`` -- exact types only, so a
+# ``str`` or ``dict`` subclass goes the slow way -- never looser: whatever it accepts, ``_validate``
+# accepts (tests/codecs/test_context_fast.py compares the two on generated contexts).
+
+_ABSENT: Any = object()
+_DICT_ONLY: frozenset[type] = frozenset({dict})
+_STR_ONLY: frozenset[type] = frozenset({str})
+
+
+def _checked_with_defaults(data: Any) -> tuple[dict[str, Any], tuple[str, int] | None] | None:
+    """``(_with_defaults(data, owned=True), now)`` for a context that breaks no rule, else None."""
+    if type(data) is not dict or not _FIELD_SET.issuperset(data):
+        return None
+    get = data.get
+    out: dict[str, Any] = {}
+    if "$comment" in data:
+        out["$comment"] = data["$comment"]
+    instant: tuple[str, int] | None = None
+    now = get("now", _ABSENT)
+    if now is _ABSENT:
+        now = "2026-01-01T00:00:00Z"
+    else:
+        if type(now) is not str:
+            return None
+        now_ms = parse_instant(now)
+        if now_ms is None:
+            return None
+        instant = (now, now_ms)
+    zone = get("timezone", "UTC")
+    if type(zone) is not str or not zone or not _zone_known(zone):
+        return None
+    cwd = get("cwd", "/home/dev/project")
+    model = get("model")
+    base = get("baseSystemPrompt", "")
+    append = get("appendSystemPrompt")
+    if type(cwd) is not str or type(base) is not str or (append is not None and type(append) is not str):
+        return None
+    if model is not None and (
+        type(model) is not dict
+        or type(model.get("provider")) is not str
+        or type(model.get("id")) is not str
+        or type(model.get("api")) is not str
+    ):
+        return None
+    tools = _checked_tools(get("tools", _ABSENT))
+    if tools is None:
+        return None
+    skills = get("skills", _ABSENT)
+    if skills is _ABSENT:
+        skills = []
+    elif type(skills) is not list or not _all_have_strings(skills, _SKILL_STRINGS):
+        return None
+    files = get("contextFiles", _ABSENT)
+    if files is _ABSENT:
+        files = []
+    elif type(files) is not list or not _all_have_strings(files, _CONTEXT_FILE_STRINGS):
+        return None
+    variables = get("variables", _ABSENT)
+    if variables is _ABSENT:
+        variables = {}
+    elif type(variables) is not dict or not _STR_ONLY.issuperset(map(type, variables)):
+        return None
+    messages = get("messages", _ABSENT)
+    if messages is _ABSENT:
+        messages = []
+    elif type(messages) is not list or not _DICT_ONLY.issuperset(map(type, messages)):
+        return None
+    out["now"] = now
+    out["timezone"] = zone
+    out["cwd"] = cwd
+    out["model"] = model
+    out["baseSystemPrompt"] = base
+    out["appendSystemPrompt"] = append
+    out["tools"] = tools
+    out["skills"] = skills
+    out["contextFiles"] = files
+    out["variables"] = variables
+    out["messages"] = messages
+    if "latestUserMessage" in data:
+        latest = data["latestUserMessage"]
+        if latest is not None and type(latest) is not str:
+            return None
+        out["latestUserMessage"] = latest
+    if "finalizeMessages" in data:
+        finalize = data["finalizeMessages"]
+        if type(finalize) is not list or not _DICT_ONLY.issuperset(map(type, finalize)):
+            return None
+        out["finalizeMessages"] = finalize
+    if "thinkingLevel" in data:
+        level = data["thinkingLevel"]
+        if type(level) is not str or level not in THINKING_LEVELS:
+            return None
+        out["thinkingLevel"] = level
+    return out, instant
+
+
+def _all_have_strings(entries: list[Any], keys: tuple[str, ...]) -> bool:
+    """Every entry an object whose ``keys`` all hold strings."""
+    for entry in entries:
+        if type(entry) is not dict:
+            return False
+        for key in keys:
+            if type(entry.get(key)) is not str:
+                return False
+    return True
+
+
+#: a tool's members in their documented order, each absent one's default (``_ABSENT``: none, or a
+#: fresh one made per tool); ``{**_TOOL_TEMPLATE, **tool}`` is one C-level merge per tool
+_TOOL_TEMPLATE: dict[str, Any] = {
+    "name": _ABSENT,
+    "description": "",
+    "snippet": None,
+    "guidelines": _ABSENT,
+    "active": True,
+    "parameters": _ABSENT,
+}
+
+
+def _checked_tools(tools: Any) -> list[dict[str, Any]] | None:
+    """:func:`_default_tools` of ``tools`` when every tool breaks no rule, else None."""
+    if tools is _ABSENT:
+        return []
+    if type(tools) is not list:
+        return None
+    out: list[dict[str, Any]] = []
+    for tool in tools:
+        if type(tool) is not dict or not _TOOL_FIELD_SET.issuperset(tool):
+            return None
+        merged = {**_TOOL_TEMPLATE, **tool}  # the tool's own keys are all in the template: its order
+        name, description, snippet, guidelines, active, parameters = merged.values()
+        if (
+            type(name) is not str
+            or type(description) is not str
+            or (snippet is not None and type(snippet) is not str)
+            or type(active) is not bool
+        ):
+            return None
+        if guidelines is _ABSENT:
+            merged["guidelines"] = []
+        elif type(guidelines) is not list or not _STR_ONLY.issuperset(map(type, guidelines)):
+            return None
+        else:
+            merged["guidelines"] = guidelines.copy()
+        if parameters is _ABSENT:
+            merged["parameters"] = {"type": "object", "properties": {}}
+        elif type(parameters) is not dict:
+            return None
+        out.append(merged)
+    return out
 
 
 # --- defaults ------------------------------------------------------------------------------------
@@ -710,8 +913,14 @@ def load_context(source: str | os.PathLike[str] | dict[str, Any] | None) -> Cont
                 pointer=pointer,
                 code=codes.NESTING_TOO_DEEP,
             )
-    now = _validate(data, label, document)
-    context = Context(data=_with_defaults(data, owned=not isinstance(source, dict)), source=label)
+    owned = not isinstance(source, dict)
+    checked = _checked_with_defaults(data) if owned else None
+    if checked is not None:
+        context = Context(data=checked[0], source=label)
+        now = checked[1]
+    else:
+        now = _validate(data, label, document)
+        context = Context(data=_with_defaults(data, owned=owned), source=label)
     if now is not None:
         context._now = now
     return context
@@ -743,14 +952,16 @@ def _read_direct(source: str | os.PathLike[str]) -> Context | None:
         return None
     if len(raw) > MAX_FILE_BYTES or len(text) >= LARGE_INPUT_CHARS or text.startswith("\ufeff"):
         return None
-    if text.count("[") + text.count("{") > CONTEXT_MAX_DEPTH:  # the full reader checks the nesting
-        return None
     try:
-        data = loads(text)
-        now = _validate(data, label)
-    except (JSONParseError, ContextError):
+        data = loads_shallow(text, CONTEXT_MAX_DEPTH)
+    except JSONParseError:
         return None
-    context = Context(data=_with_defaults(data, owned=True), source=label)
-    if now is not None:
-        context._now = now
+    if data is TOO_MANY_OPENINGS:  # it might nest too deep: the full reader checks and explains
+        return None
+    checked = _checked_with_defaults(data)
+    if checked is None:  # the full reader refuses it with every problem, positioned
+        return None
+    context = Context(data=checked[0], source=label)
+    if checked[1] is not None:
+        context._now = checked[1]
     return context

@@ -29,7 +29,7 @@ from typing import Any
 
 from forgec.errors import ForgecError
 
-__all__ = ["MAX_DEPTH", "JSONParseError", "loads", "scan_spans", "v8_parse_error"]
+__all__ = ["MAX_DEPTH", "TOO_MANY_OPENINGS", "JSONParseError", "loads", "loads_shallow", "scan_spans", "v8_parse_error"]
 
 #: Deepest nesting forgec reads (compile-core §16.16 asks for at least 2,000).
 MAX_DEPTH = 5000
@@ -70,6 +70,18 @@ _DECODER = json.JSONDecoder(parse_int=_parse_int, parse_constant=_refuse_constan
 #: the scanner ``_DECODER.decode`` runs, called directly (``decode`` and ``raw_decode`` only add two
 #: Python frames and whitespace regexes around it; every compile parses two files)
 _SCAN_ONCE: Any = _DECODER.scan_once  # type: ignore[attr-defined]  # CPython's scanner, not in the stubs
+#: the same scanner without the ``parse_int`` hook: integers become ``int`` in C.  Used only for a
+#: text with no run of 16 digits -- every integer literal in it is then shorter than 16 digits
+#: (a sign does not matter: 15 digits are below 2**53), where ``_parse_int`` returns ``int()``
+#: too.  The hook was a Python call per integer, ~20 % of parsing a context file.
+_SCAN_PLAIN: Any = json.JSONDecoder(parse_constant=_refuse_constant).scan_once  # type: ignore[attr-defined]
+#: digits -> ``0``, ``[`` and ``{`` -> ``[``, every other byte -> a space: a run of 16 digits becomes
+#: ``_LONG_RUN``, and ``count(b"[")`` counts the openings.  A ``bytes.translate``, a substring search
+#: and a count are C loops; ``re.search("[0-9]{16}")`` costs ~10x more.
+_DIGIT_MAP = bytes(48 if 48 <= byte <= 57 else 91 if byte in (91, 123) else 32 for byte in range(256))
+_LONG_RUN = b"0" * 16
+#: what :func:`loads_shallow` answers for a text with too many openings (never a JSON value)
+TOO_MANY_OPENINGS: Any = object()
 _JSON_WS = " \t\n\r"
 
 
@@ -80,12 +92,33 @@ def _end(pattern: re.Pattern[str], text: str, pos: int) -> int:
     return match.end()
 
 
+def _mapped(text: str) -> bytes:
+    """``text`` through :data:`_DIGIT_MAP` (its UTF-8 bytes: no other byte is a digit or bracket)."""
+    return text.encode("utf-8", "surrogatepass").translate(_DIGIT_MAP)
+
+
 def loads(text: str) -> Any:
     """Parse ``text`` exactly as ``JSON.parse``; raise :class:`JSONParseError` with V8's reason."""
+    return _loads(text, _LONG_RUN in _mapped(text))
+
+
+def loads_shallow(text: str, max_openings: int) -> Any:
+    """:func:`loads`, or :data:`TOO_MANY_OPENINGS` without parsing when ``text`` holds more than
+    ``max_openings`` ``[`` and ``{`` characters (anywhere, strings included): a bound on how deep
+    the value can nest, decided in the same pass that picks the decoder."""
+    mapped = _mapped(text)
+    if mapped.count(b"[") > max_openings:
+        return TOO_MANY_OPENINGS
+    return _loads(text, _LONG_RUN in mapped)
+
+
+def _loads(text: str, long_digit_run: bool) -> Any:
+    """:func:`loads`, told whether ``text`` holds 16 digits in a row (then the hooked decoder)."""
     limit = sys.getrecursionlimit()
     try:
         sys.setrecursionlimit(_C_RECURSION_LIMIT)
-        value, end = _SCAN_ONCE(text, len(text) - len(text.lstrip(_JSON_WS)))
+        scan = _SCAN_ONCE if long_digit_run else _SCAN_PLAIN
+        value, end = scan(text, len(text) - len(text.lstrip(_JSON_WS)))
         if end == len(text) or not text[end:].strip(_JSON_WS):  # nothing but whitespace after it
             return value
     except (ValueError, RecursionError, StopIteration):  # StopIteration: no value where one must start

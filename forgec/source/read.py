@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import errno
 import os
+from stat import S_ISREG
 
 from forgec.diagnostics import Diagnostic
 from forgec.rules import loader as codes
@@ -101,7 +102,7 @@ def read_file_bytes(path: str | os.PathLike[str], limit: int | None = None) -> b
     fd = os.open(path, _READ_FLAGS | _NONBLOCK)
     try:
         stat = os.fstat(fd)
-        if _NONBLOCK:
+        if _NONBLOCK and not S_ISREG(stat.st_mode):  # a regular file never blocks: two fcntl calls spared
             os.set_blocking(fd, True)
         size = stat.st_size
         want = size + 1 if size > 0 else _CHUNK

@@ -11,7 +11,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from forgec.js.json import MAX_DEPTH, JSONDepthError, JSONParseError, loads, scan_spans, v8_parse_error
+from forgec.js.json import (
+    MAX_DEPTH,
+    TOO_MANY_OPENINGS,
+    JSONDepthError,
+    JSONParseError,
+    loads,
+    loads_shallow,
+    scan_spans,
+    v8_parse_error,
+)
 
 # (text, reason): the rows of §16.10's table, with the texts Node 20.20.2 gives for them.
 V8_TABLE = [
@@ -168,3 +177,83 @@ def test_matches_node_json_parse(texts: list[str]) -> None:
         else:
             with pytest.raises(JSONParseError):
                 loads(text)  # the fast path never accepts what JSON.parse rejects
+
+
+# --- the hook-free fast path: the same values as the hooked decoder ------------------------------
+
+_TWO53 = 2**53
+
+
+def _v8_int(literal: str) -> int | float:
+    """JSON.parse's integer, written out independently of forgec: exact up to 2**53, else a double."""
+    value = int(literal)
+    return value if -_TWO53 <= value <= _TWO53 else float(literal)
+
+
+def _reference(text: str) -> object:
+    return json.loads(text, parse_int=_v8_int, parse_constant=lambda c: pytest.fail(c))
+
+
+_INT_LITERALS = st.builds(
+    lambda sign, digits: sign + digits.lstrip("0") if digits.lstrip("0") else sign + "0",
+    st.sampled_from(["", "-"]),
+    st.text("0123456789", min_size=1, max_size=24),
+)
+_SCALARS = st.one_of(
+    _INT_LITERALS,
+    st.sampled_from(["9007199254740992", "9007199254740993", "-9007199254740993", "1e400", "-0", "-0.0", "1.5e-7"]),
+    st.text("0123456789abc é😀", max_size=30).map(json.dumps),
+    st.sampled_from(["true", "false", "null"]),
+)
+
+
+def _compose(children: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
+    arrays = st.lists(children, max_size=5).map(lambda items: "[" + ",".join(items) + "]")
+    keys = st.sampled_from(['"a"', '"b"', '"1234567890123456"', '"c"'])
+    objects = st.lists(st.tuples(keys, children), max_size=5).map(
+        lambda pairs: "{" + ",".join(f"{k}: {v}" for k, v in pairs) + "}"
+    )
+    return arrays | objects
+
+
+_DOCUMENTS = st.recursive(_SCALARS, _compose, max_leaves=20)
+
+
+@settings(max_examples=600, deadline=None)
+@given(_DOCUMENTS)
+def test_fast_path_values_match_the_hooked_decoder(text: str) -> None:
+    """Integers of every length (a 16-digit run in a string or a key too), -0, 1e400, duplicate
+    keys: whichever decoder :func:`loads` picks, values, types and key order are the reference's."""
+    assert repr(loads(text)) == repr(_reference(text))
+
+
+def test_fast_path_edges() -> None:
+    for text in ("123456789012345", "-123456789012345", "9007199254740993", "[1234567890123456]",
+                 '{"x": "1234567890123456", "y": 9007199254740993}', '"é1234567890123456"'):
+        assert repr(loads(text)) == repr(_reference(text)), text
+    assert type(loads("[9007199254740993]")[0]) is float
+    assert type(loads("[900719925474099]")[0]) is int
+    with pytest.raises(JSONParseError):
+        loads("[NaN]")
+
+
+@settings(max_examples=300, deadline=None)
+@given(_DOCUMENTS, st.integers(0, 12))
+def test_loads_shallow_counts_every_opening(text: str, bound: int) -> None:
+    """``[`` and ``{`` anywhere (in strings too, next to non-ASCII text) count; under the bound
+    the value is :func:`loads`'s."""
+    text = text.replace('"a"', '"é[{"')
+    openings = text.count("[") + text.count("{")
+    value = loads_shallow(text, bound)
+    if openings > bound:
+        assert value is TOO_MANY_OPENINGS
+    else:
+        assert repr(value) == repr(loads(text))
+
+
+def test_loads_shallow_at_the_bound() -> None:
+    assert loads_shallow("[[[]]]", 3) == [[[]]]
+    assert loads_shallow("[[[]]]", 2) is TOO_MANY_OPENINGS
+    assert loads_shallow('["{{{"]', 3) is TOO_MANY_OPENINGS
+    with pytest.raises(JSONParseError):
+        loads_shallow("[1,]", 5)
