@@ -31,6 +31,7 @@ from forgec.workspace import DiscoveryResult, Target, expand_paths, stdin_stack_
 if TYPE_CHECKING:
     from forgec.codecs.stack import LoadedStack
     from forgec.environment import Environment
+    from forgec.lint.result_cache import ResultCache
     from forgec.plugins import Registry
     from forgec.source import SourceDocument
 
@@ -119,13 +120,15 @@ def lint_targets(
     stdin_filename: str | None = None,
     cwd: Path | None = None,
     check_auth: bool = False,
+    cache: ResultCache | None = None,
 ) -> list[FileResult]:
     """Load and check every target; each project group is loaded at most once.
 
     ``env`` adds the trusted plugins' slot names to the loader's supported slots and their macros
     to the macro lint, and puts a failed plugin's FG950 first in every file.  ``read_stdin`` reads
     the stack of a ``-`` target (named ``stdin_filename``).  ``check_auth``: profiles' models must
-    have their credentials variable set (:mod:`forgec.lint.agents`).
+    have their credentials variable set (:mod:`forgec.lint.agents`).  ``cache``: stacks' results
+    are looked up there and stored in it (:mod:`forgec.lint.result_cache`; the caller saves it).
     """
     from forgec.codecs.stack import load_stack_bytes, load_stack_file, load_stack_folder
 
@@ -149,38 +152,63 @@ def lint_targets(
 
     from forgec.lint.agents import lint_agent_targets
 
-    agent_results = lint_agent_targets(targets, env=env, check_auth=check_auth) if any(t.kind != "stack" for t in targets) else {}
+    if cache is not None and (prefix or (registry is not None and (registry.macros or registry.slots))):
+        cache = None  # a plugin is foreign code: its findings may change without any file changing
+    agent_results: dict[int, list[FileResult]] = {}
+    if any(t.kind != "stack" for t in targets):
+        agents_key = None
+        if cache is not None and env is not None and not check_auth:
+            agents_key = cache.agents_key(targets, env.global_forge_dir, env.catalog_files, cwd)
+        cached_agents = cache.get_agents(agents_key) if cache is not None and agents_key is not None else None
+        if cached_agents is not None:
+            agent_results = cached_agents
+        else:
+            agent_results = lint_agent_targets(targets, env=env, check_auth=check_auth)
+            if cache is not None and agents_key is not None:
+                cache.put_agents(agents_key, agent_results)
     results: list[FileResult] = []
     from_stdin: set[int] = set()
-    for index, target in enumerate(targets):
+
+    def check(index: int, target: Target) -> list[FileResult]:
         if target.kind != "stack":
-            results.extend(agent_results.get(index, []))
-        elif target.stdin:
+            return agent_results.get(index, [])
+        if target.stdin:
             raw = read_stdin() if read_stdin is not None else b""
             display = stdin_filename or "-"
             loaded = load_stack_bytes(raw, stdin_stack_name(stdin_filename), path=display, supported_slots=slots)
-            results.append(_finish(loaded, display, registry, prefix))
-            from_stdin.add(id(results[-1]))
-        elif target.path is None:
+            result = _finish(loaded, display, registry, prefix)
+            from_stdin.add(id(result))
+            return [result]
+        if target.path is None:
             assert target.group is not None
             arg, base = target.display_base or ("", cwd.resolve())
-            for loaded in group_of(target.group, target.scope):
-                display = os.path.normpath(os.path.join(arg, os.path.relpath(loaded.path, base)))
-                results.append(_finish(loaded, display, registry, prefix))
-        else:
-            found = None
-            if target.group is not None:
-                found = member(target.group, target.path)
-            if found is None:
-                # not in a group, or not something the group loader lists (a YAML file, a legacy
-                # file shadowed by the primary folder): load it on its own
-                found = load_stack_file(target.path, scope="project", supported_slots=slots)
-            if _is_context(found):
-                from forgec.lint.context import lint_context_file
+            return [
+                _finish(loaded, os.path.normpath(os.path.join(arg, os.path.relpath(loaded.path, base))), registry, prefix)
+                for loaded in group_of(target.group, target.scope)
+            ]
+        found = None
+        if target.group is not None:
+            found = member(target.group, target.path)
+        if found is None:
+            # not in a group, or not something the group loader lists (a YAML file, a legacy
+            # file shadowed by the primary folder): load it on its own
+            found = load_stack_file(target.path, scope="project", supported_slots=slots)
+        if _is_context(found):
+            from forgec.lint.context import lint_context_file
 
-                results.append(lint_context_file(target.path, target.display))
-                continue
-            results.append(_finish(found, target.display, registry, prefix))
+            return [lint_context_file(target.path, target.display)]
+        return [_finish(found, target.display, registry, prefix)]
+
+    for index, target in enumerate(targets):
+        key = cache.key(target, cwd) if cache is not None else None
+        cached = cache.get(key) if cache is not None and key is not None else None
+        if cached is not None:
+            results.extend(cached)
+            continue
+        checked = check(index, target)
+        if cache is not None and key is not None:
+            cache.put(key, checked)
+        results.extend(checked)
     return _once_each(results, from_stdin)
 
 
@@ -250,18 +278,21 @@ def lint(
     stdin_filename: str | None = None,
     paths: Sequence[str] = (),
     check_auth: bool = False,
+    cache: ResultCache | None = None,
 ) -> LintReport:
     """Check the discovered targets and report them under ``selection``.
 
     ``strict`` None takes ``[tool.forgec] strict``.  The plugin setup's findings that concern the
     run rather than a file (FG951 untrusted, FG952 not installed) are the report's
-    ``setup_diagnostics``; they are all there when no file was checked.
+    ``setup_diagnostics``; they are all there when no file was checked.  ``cache``: see
+    :func:`lint_targets` (``forgec validate`` passes one unless ``--no-cache``).
     """
     from forgec.lint.agents import with_catalog_targets
     from forgec.plugins import needs_plugin
 
     targets = with_catalog_targets(found.targets, env)
-    results = lint_targets(targets, env=env, read_stdin=read_stdin, stdin_filename=stdin_filename, check_auth=check_auth)
+    results = lint_targets(targets, env=env, read_stdin=read_stdin, stdin_filename=stdin_filename,
+                           check_auth=check_auth, cache=cache)
     env.plugins.note_untrusted(any(needs_plugin(result.diagnostics) for result in results))
     report = select_findings(results, selection, strict=env.settings.strict if strict is None else strict)
     setup = env.plugin_diagnostics
