@@ -130,6 +130,9 @@ class ResultCache:
         self._used: set[str] = set()
         self._deps: dict[str, list[str]] = {}
         self._groups: dict[tuple[Path, ...], tuple[str, list[str]] | None] = {}
+        #: targets answered from the cache, and targets checked (and stored), in this run
+        self.hits = 0
+        self.misses = 0
         self._load()
 
     # -- reading
@@ -271,6 +274,7 @@ class ResultCache:
         if entry.get("day") != self._today:
             entry["day"] = self._today
             self._dirty = True
+        self.hits += 1
         return results
 
     def get_agents(self, key: str) -> dict[int, list[FileResult]] | None:
@@ -306,11 +310,13 @@ class ResultCache:
             return
         self._targets[key] = {"results": encoded, "day": self._today, "deps": self._deps.get(key, [])}
         self._dirty = True
+        self.misses += 1
 
     def save(self) -> None:
         """Write the cache if anything changed: pruned (entries unused for 30 days, entries of files
         that are gone, the oldest beyond 4,096 targets), atomically; other versions' files removed.
         Any failure (a read-only folder, a full disk) is ignored."""
+        _debug(f"{self.hits} target(s) from the cache, {self.misses} checked and stored")
         if not self._dirty:
             return
         try:
