@@ -1,8 +1,9 @@
 """Cold-start speed of ``forgec validate`` against ``check-jsonschema`` on the same files.
 
 Run: ``.venv/bin/python benchmarks/bench_validate.py`` (``--runs N``, ``--files N``, ``--json``);
-``--project`` times only the 500-file project (below), ``--base DIR`` times a second source tree
-(``git worktree add /tmp/base <commit>``) interleaved with this one, run for run.
+``--project`` times only the 500-file project (below), ``--cold`` only a cold ``forgec validate
+FILE`` (with and without the cache), ``--base DIR`` times a second source tree (``git worktree add
+/tmp/base <commit>``) interleaved with this one, run for run, in either.
 ``check-jsonschema`` comes with the ``bench`` extra (``pip install -e .[bench]``).
 
 Every measurement is a fresh process, as a pre-commit hook or a CI step runs it:
@@ -286,6 +287,24 @@ def project_results(tmp: Path, count: int, runs: int, base: Path | None) -> list
     return out
 
 
+def cold_results(tmp: Path, runs: int, base: Path | None) -> list[tuple[str, str, dict[str, float]]]:
+    """Cold ``forgec validate FILE`` (the storyteller example, outside any project): this tree with
+    its cache (answered from it after the warm-up run) and with ``--no-cache``, and ``base``'s tree,
+    run for run in turn; byte code compiled by the warm-up runs."""
+    folder = tmp / "cold"
+    folder.mkdir()
+    story = folder / "storyteller.json"
+    shutil.copyfile(STORYTELLER, story)
+    past = time.time() - 3600
+    os.utime(story, (past, past))
+    argv = [sys.executable, "-m", "forgec", "validate", str(story)]
+    cases = [("forgec validate FILE (cache)", argv, _python_env(ROOT), folder),
+             ("forgec validate FILE --no-cache", [*argv, "--no-cache"], _python_env(ROOT), folder)]
+    if base is not None:
+        cases.append(("forgec validate FILE (base tree)", argv, _python_env(base), folder))
+    return [("cold single file", name, r) for name, r in time_interleaved(cases, runs, warmup=2).items()]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=20, help="fresh processes per single-file case (default 20)")
@@ -294,7 +313,13 @@ def main() -> None:
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.add_argument("--project", action="store_true", help="only the project case (cold, warm, one edit)")
     parser.add_argument("--base", type=Path, help="a second source tree to time side by side (project case)")
+    parser.add_argument("--cold", action="store_true", help="only cold `forgec validate FILE` (--runs, --base)")
     args = parser.parse_args()
+    if args.cold:
+        with tempfile.TemporaryDirectory(prefix="forgec-bench-") as tmp:
+            _print(cold_results(Path(tmp), args.runs, args.base), args.json)
+        print(f"load average: {os.getloadavg()}")
+        return
     if args.project:
         with tempfile.TemporaryDirectory(prefix="forgec-bench-") as tmp:
             _print(project_results(Path(tmp), args.files, args.batch_runs, args.base), args.json)

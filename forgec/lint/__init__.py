@@ -130,8 +130,6 @@ def lint_targets(
     have their credentials variable set (:mod:`forgec.lint.agents`).  ``cache``: stacks' results
     are looked up there and stored in it (:mod:`forgec.lint.result_cache`; the caller saves it).
     """
-    from forgec.codecs.stack import load_stack_bytes, load_stack_file, load_stack_folder
-
     slots = env.supported_slots if env is not None else None
     registry = env.registry if env is not None else None
     prefix = env.plugins.errors if env is not None else []
@@ -140,6 +138,8 @@ def lint_targets(
     by_path: dict[tuple[Path, ...], dict[Path, LoadedStack]] = {}
 
     def group_of(dirs: tuple[Path, ...], scope: str = "project") -> list[LoadedStack]:
+        from forgec.codecs.stack import load_stack_folder
+
         if dirs not in groups:
             groups[dirs] = load_stack_folder(list(dirs), scope=scope, supported_slots=slots)
         return groups[dirs]
@@ -150,12 +150,12 @@ def lint_targets(
             by_path[dirs] = {_resolved(x.path): x for x in group_of(dirs)}
         return by_path[dirs].get(path)
 
-    from forgec.lint.agents import lint_agent_targets
-
     if cache is not None and (prefix or (registry is not None and (registry.macros or registry.slots))):
         cache = None  # a plugin is foreign code: its findings may change without any file changing
     agent_results: dict[int, list[FileResult]] = {}
     if any(t.kind != "stack" for t in targets):
+        from forgec.lint.agents import lint_agent_targets
+
         agents_key = None
         if cache is not None and env is not None and not check_auth:
             agents_key = cache.agents_key(targets, env.global_forge_dir, env.catalog_files, cwd)
@@ -170,6 +170,10 @@ def lint_targets(
     from_stdin: set[int] = set()
 
     def check(index: int, target: Target) -> list[FileResult]:
+        """The results of one target (imports the loader only now: a run the cache answers whole
+        never needs it)."""
+        from forgec.codecs.stack import load_stack_bytes, load_stack_file
+
         if target.kind != "stack":
             return agent_results.get(index, [])
         if target.stdin:
@@ -287,10 +291,13 @@ def lint(
     ``setup_diagnostics``; they are all there when no file was checked.  ``cache``: see
     :func:`lint_targets` (``forgec validate`` passes one unless ``--no-cache``).
     """
-    from forgec.lint.agents import with_catalog_targets
     from forgec.plugins import needs_plugin
 
-    targets = with_catalog_targets(found.targets, env)
+    targets = found.targets
+    if any(t.kind == "profile" for t in targets):
+        from forgec.lint.agents import with_catalog_targets
+
+        targets = with_catalog_targets(targets, env)
     results = lint_targets(targets, env=env, read_stdin=read_stdin, stdin_filename=stdin_filename,
                            check_auth=check_auth, cache=cache)
     env.plugins.note_untrusted(any(needs_plugin(result.diagnostics) for result in results))
