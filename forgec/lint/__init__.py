@@ -134,15 +134,16 @@ def lint_targets(
     registry = env.registry if env is not None else None
     prefix = env.plugins.errors if env is not None else []
     cwd = cwd if cwd is not None else Path.cwd()
-    groups: dict[tuple[Path, ...], list[LoadedStack]] = {}
+    groups: dict[tuple[tuple[Path, ...], str], list[LoadedStack]] = {}
     by_path: dict[tuple[Path, ...], dict[Path, LoadedStack]] = {}
 
     def group_of(dirs: tuple[Path, ...], scope: str = "project") -> list[LoadedStack]:
+        """A folder group loaded once per run, for the stack targets and the profiles alike."""
         from forgec.codecs.stack import load_stack_folder
 
-        if dirs not in groups:
-            groups[dirs] = load_stack_folder(list(dirs), scope=scope, supported_slots=slots)
-        return groups[dirs]
+        if (dirs, scope) not in groups:
+            groups[dirs, scope] = load_stack_folder(list(dirs), scope=scope, supported_slots=slots)
+        return groups[dirs, scope]
 
     def member(dirs: tuple[Path, ...], path: Path) -> LoadedStack | None:
         """The group's stack loaded from ``path``, if the group loader listed that file."""
@@ -163,7 +164,7 @@ def lint_targets(
         if cached_agents is not None:
             agent_results = cached_agents
         else:
-            agent_results = lint_agent_targets(targets, env=env, check_auth=check_auth)
+            agent_results = lint_agent_targets(targets, env=env, check_auth=check_auth, load_group=group_of)
             if cache is not None and agents_key is not None:
                 cache.put_agents(agents_key, agent_results)
     results: list[FileResult] = []

@@ -98,21 +98,26 @@ def default_cache_dir(settings_file: Path | None, project_root: Path | None) -> 
 
 
 def _source_state() -> str:
-    """In a source checkout (not an installed wheel), the newest modification time of forgec's
-    ``.py`` files: editing the linter invalidates results its version number would not."""
+    """In a source checkout (not an installed wheel), the newest modification time of forgec's files
+    (code, the bundled model catalog, the compiled modules of an experimental build) and of the
+    checkout's ``schemas/`` and ``grammar/``: editing the linter invalidates results its version
+    number would not."""
     package = Path(__file__).resolve().parents[1]
     if "site-packages" in package.parts or "dist-packages" in package.parts:
         return ""
     newest = 0
-    stack = [str(package)]
+    stack = [str(package), str(package.parent / "schemas"), str(package.parent / "grammar")]
     while stack:
-        with os.scandir(stack.pop()) as entries:
-            for entry in entries:
-                if entry.is_dir(follow_symlinks=False):
-                    if entry.name != "__pycache__":
-                        stack.append(entry.path)
-                elif entry.name.endswith(".py"):
-                    newest = max(newest, entry.stat(follow_symlinks=False).st_mtime_ns)
+        try:
+            with os.scandir(stack.pop()) as entries:
+                for entry in entries:
+                    if entry.is_dir(follow_symlinks=False):
+                        if entry.name != "__pycache__":
+                            stack.append(entry.path)
+                    else:
+                        newest = max(newest, entry.stat(follow_symlinks=False).st_mtime_ns)
+        except OSError:
+            continue
     return str(newest)
 
 
