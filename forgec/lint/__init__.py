@@ -20,13 +20,21 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from forgec.diagnostics import Diagnostic
 from forgec.diagnostics.findings import FileResult, Finding, LintReport, ReportedFile
 from forgec.settings import RuleSelection
-from forgec.workspace import DiscoveryResult, Target, expand_paths, stdin_stack_name
+from forgec.workspace import (
+    STACK_SUFFIXES,
+    DiscoveryResult,
+    Target,
+    expand_paths,
+    list_resource_files,
+    stdin_stack_name,
+)
 
 if TYPE_CHECKING:
     from forgec.codecs.stack import LoadedStack
@@ -204,7 +212,94 @@ def lint_targets(
             return [lint_context_file(target.path, target.display)]
         return [_finish(found, target.display, registry, prefix)]
 
+    def members(dirs: tuple[Path, ...], scope: str) -> _GroupState | None:
+        """A folder group's listing and duplicate-id names, from the ids the cache remembers for
+        unchanged files (only the others are loaded); None when a file cannot be keyed."""
+        from forgec.codecs.stack import duplicate_id_diagnostic, load_stack_file
+
+        assert cache is not None
+        if (dirs, scope) in states:
+            return states[dirs, scope]
+        listing = list_resource_files(list(dirs), STACK_SUFFIXES)
+        known = {Path(x.path): x for x in groups.get((dirs, scope), [])}  # the profiles' load, annotated
+        ids: dict[Path, str] = {}
+        fresh: dict[Path, LoadedStack] = {}
+        for path in listing:
+            stack_id = cache.stack_id(path, scope)
+            if stack_id is None:
+                loaded = known.get(path) or load_stack_file(path, scope=scope, supported_slots=slots)
+                if not cache.record_stack_id(path, scope, loaded.stack_id):
+                    states[dirs, scope] = None
+                    return None
+                stack_id = loaded.stack_id
+                fresh[path] = loaded
+            ids[path] = stack_id
+        by_id: dict[str, list[Path]] = {}
+        for path in listing:
+            by_id.setdefault(ids[path], []).append(path)
+        names = {path: ", ".join(os.path.basename(os.fspath(p)) for p in same) if len(same) > 1 else None
+                 for same in by_id.values() for path in same}  # fmt: skip
+        for path, loaded in fresh.items():
+            others = names[path]
+            if path not in known and others is not None:
+                loaded.diagnostics.append(duplicate_id_diagnostic(loaded, others))
+        state = _GroupState(listing, names, {_resolved(path): path for path in listing}, {**known, **fresh})
+        states[dirs, scope] = state
+        return state
+
+    def loaded_member(state: _GroupState, path: Path, scope: str) -> LoadedStack:
+        from forgec.codecs.stack import duplicate_id_diagnostic, load_stack_file
+
+        if path not in state.loaded:
+            loaded = load_stack_file(path, scope=scope, supported_slots=slots)
+            others = state.names[path]
+            if others is not None:
+                loaded.diagnostics.append(duplicate_id_diagnostic(loaded, others))
+            state.loaded[path] = loaded
+        return state.loaded[path]
+
+    def per_file(target: Target) -> list[FileResult] | None:
+        """A stack target of a folder group, each file's result cached on its own (None: not this way)."""
+        assert cache is not None and target.group is not None
+        scope = target.scope if target.path is None else "project"  # as group_of and member above
+        state = members(target.group, scope)
+        if state is None:
+            return None
+        if target.path is None:
+            arg, base = target.display_base or ("", cwd.resolve())
+            pairs = [(path, os.path.normpath(os.path.join(arg, os.path.relpath(os.fspath(path), base))))
+                     for path in state.listing]  # fmt: skip
+        else:
+            match = state.resolved.get(target.path)
+            if match is None:
+                return None
+            pairs = [(match, target.display)]
+        out: list[FileResult] = []
+        for path, display in pairs:
+            key = cache.member_key(path, [scope, display, state.names[path], str(target.path), str(cwd)])
+            hit = cache.get(key) if key is not None else None
+            if hit is not None:
+                out.extend(hit)
+                continue
+            loaded = loaded_member(state, path, scope)
+            if target.path is not None and _is_context(loaded):
+                from forgec.lint.context import lint_context_file
+
+                checked = [lint_context_file(target.path, target.display)]
+            else:
+                checked = [_finish(loaded, display, registry, prefix)]
+            if key is not None:
+                cache.put(key, checked)
+            out.extend(checked)
+        return out
+
+    states: dict[tuple[tuple[Path, ...], str], _GroupState | None] = {}
     for index, target in enumerate(targets):
+        if cache is not None and target.kind == "stack" and not target.stdin and target.group is not None:
+            answered = per_file(target)
+            if answered is not None:
+                results.extend(answered)
+                continue
         key = cache.key(target, cwd) if cache is not None else None
         cached = cache.get(key) if cache is not None and key is not None else None
         if cached is not None:
@@ -215,6 +310,17 @@ def lint_targets(
             cache.put(key, checked)
         results.extend(checked)
     return _once_each(results, from_stdin)
+
+
+@dataclass(slots=True)
+class _GroupState:
+    """A folder group as the cache sees it in one run: its listing, each file's duplicate-id names
+    (None: its id is its own), the listing by resolved path, and the files loaded so far."""
+
+    listing: list[Path]
+    names: dict[Path, str | None]
+    resolved: dict[Path, Path]
+    loaded: dict[Path, LoadedStack]
 
 
 def _is_context(loaded: LoadedStack) -> bool:

@@ -131,6 +131,7 @@ class ResultCache:
         self._today = int(time.time() // 86400)
         self._files: dict[str, list[Any]] = {}  # path -> [mtime_ns, size, inode, hash, day]
         self._targets: dict[str, dict[str, Any]] = {}  # key -> {"deps": [...], "results": [...], "day": n}
+        self._ids: dict[str, str] = {}  # scope NUL path NUL content hash -> the stack id it loads as
         self._dirty = False
         self._used: set[str] = set()
         self._deps: dict[str, list[str]] = {}
@@ -156,6 +157,8 @@ class ResultCache:
             return
         self._files = data["files"]
         self._targets = data["targets"]
+        ids = data.get("ids")
+        self._ids = ids if isinstance(ids, dict) else {}
 
     def _hash(self, path: Path) -> str | None:
         """The content hash of ``path`` (recorded stat first), or None when it is not a readable
@@ -225,6 +228,33 @@ class ResultCache:
             [str(g) for g in target.group] if target.group is not None else None,
             [base[0], str(base[1])] if base is not None else None, str(cwd), group[0], own[0],
         ], group[1] + own[1])  # fmt: skip
+
+    def stack_id(self, path: Path, scope: str) -> str | None:
+        """The id the stack file ``path`` loaded as when it last had this content (None: unknown,
+        or the file cannot be read) -- enough to find a folder group's duplicate ids without
+        loading its unchanged files."""
+        digest = self._hash(path)
+        found = self._ids.get(f"{scope}\0{path}\0{digest}") if digest is not None else None
+        return found if isinstance(found, str) else None
+
+    def record_stack_id(self, path: Path, scope: str, stack_id: object) -> bool:
+        """Remember what :meth:`stack_id` answers; False when the file cannot be keyed (then its
+        group is not cached this run)."""
+        digest = self._hash(path)
+        if digest is None or not isinstance(stack_id, str):
+            return False
+        self._ids[f"{scope}\0{path}\0{digest}"] = stack_id
+        self._used.add(str(path))
+        self._dirty = True
+        return True
+
+    def member_key(self, path: Path, material: list[Any]) -> str | None:
+        """The key of one group member's result: its own content, and ``material`` (how it is
+        named, the names of the other files with its id -- the only thing its group adds)."""
+        own = self._files_digest([path])
+        if own is None:
+            return None
+        return self._key(["member", str(path), own[0], *material], own[1])
 
     def agents_key(self, targets: list[Target], global_forge_dir: Path, catalog_files: tuple[Path, ...],
                    cwd: Path) -> str | None:  # fmt: skip
@@ -337,6 +367,8 @@ class ResultCache:
                                                or entry[4] < cutoff or not os.path.exists(name))}  # fmt: skip
         for name in gone:
             del self._files[name]
+        current = {(name, entry[3]) for name, entry in self._files.items() if isinstance(entry, list) and len(entry) == 5}
+        self._ids = {key: value for key, value in self._ids.items() if tuple(key.split("\0")[1:3]) in current}
         keep = {key: entry for key, entry in self._targets.items()
                 if isinstance(entry, dict) and isinstance(entry.get("day"), int) and entry["day"] >= cutoff
                 and not gone.intersection(entry.get("deps", ()))}  # fmt: skip
@@ -352,7 +384,7 @@ class ResultCache:
             if not marker.exists():
                 marker.write_text(text, encoding="utf-8")
         self._file.parent.mkdir(exist_ok=True)
-        data = json.dumps({"salt": self._salt, "files": self._files, "targets": self._targets},
+        data = json.dumps({"salt": self._salt, "files": self._files, "targets": self._targets, "ids": self._ids},
                           separators=(",", ":")).encode("utf-8", "surrogatepass")  # fmt: skip
         temp = self._file.with_name(f".{_FILE_NAME}.{os.getpid()}.tmp")
         try:

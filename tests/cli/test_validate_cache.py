@@ -251,3 +251,31 @@ def test_entries_of_deleted_files_are_pruned(project: Path) -> None:
     doc = json.loads(file.read_text())
     assert not any(name.endswith("gamma.json") for name in doc["files"])
     assert all(not any(d.endswith("gamma.json") for d in e["deps"]) for e in doc["targets"].values())
+
+
+def test_one_edit_in_a_folder_checks_that_file_again_and_the_duplicate_ids_stay_exact(tmp_path: Path) -> None:
+    """Each member of a stack folder is cached on its own, keyed by its content and the names of
+    the other files with its id: an edit checks the edited file again, and the files whose
+    duplicate-id error it adds or removes, nothing else."""
+    root = tmp_path / "stacks-only"
+    stacks = root / STACK_DIR
+    stacks.mkdir(parents=True)
+    for n in range(10):
+        (stacks / f"s{n}.json").write_text(_stack(f"s{n}", "Use {{persona}}." if n % 3 == 0 else "Plain."), encoding="utf-8")
+    _age(root)
+    assert "0 target(s) from the cache, 10 checked" in _same(root, ".")
+    assert "10 target(s) from the cache, 0 checked" in _same(root, ".")
+    (stacks / "s4.json").write_text(_stack("s4", "Edited {{persona}}."), encoding="utf-8")
+    assert "9 target(s) from the cache, 1 checked" in _same(root, ".")
+    (stacks / "s5.json").write_text(_stack("s1", "Now a duplicate of s1."), encoding="utf-8")  # s1 and s5 now clash
+    assert "8 target(s) from the cache, 2 checked" in _same(root, ".")
+    assert _run(root, ".")[1].count("Duplicate project stack id: s1 appears in multiple files (s1.json, s5.json)") == 2
+    (stacks / "s9.json").write_text(_stack("s1", "A third."), encoding="utf-8")  # the names of the clash change
+    assert "7 target(s) from the cache, 3 checked" in _same(root, ".")
+    (stacks / "s5.json").unlink()
+    _same(root, ".")
+    # a file named on its own inside the folder: its own result, keyed with its group's ids
+    _same(root, str(STACK_DIR / "s1.json"), str(STACK_DIR / "s9.json"))
+    (stacks / "s1.json").rename(stacks / "s10.json")
+    _same(root, str(STACK_DIR / "s10.json"), str(STACK_DIR / "s9.json"))
+    _same(root, ".")
