@@ -272,17 +272,17 @@ def project_results(tmp: Path, count: int, runs: int, base: Path | None) -> list
     if base is not None:
         cases = [(f"{label} (this tree)", a, _python_env(ROOT), cwd) for label, a, _, cwd in cases]
         cases.append(("forgec (base tree, no cache)", argv, _python_env(base), root))
-    hooks: dict[str, object] = {label: touch_one for label, *_ in cases if "one file" in label}
-    measured = time_interleaved(cases, runs, warmup=1, before=hooks)
-    label = f"project, {count} files"
-    out = [(label, name, r) for name, r in measured.items()]
     checker = _tool("check-jsonschema")
-    if checker:
-        schemas = {"stack": "prompt-stack", "profile": "agent-profile", "config": "forge-config", "context": "context"}
-        parts = [(kind, [checker, "--schemafile", str(ROOT / "schemas" / f"{schemas[kind]}.schema.json"),
-                         *map(str, paths)], _env(), root) for kind, paths in files.items() if paths]
-        each = time_interleaved(parts, runs, warmup=1)
-        total = {key: sum(r[key] for r in each.values()) for key in ("mean", "median", "min")}
+    schemas = {"stack": "prompt-stack", "profile": "agent-profile", "config": "forge-config", "context": "context"}
+    parts = [(f"check-jsonschema {kind}", [checker, "--schemafile", str(ROOT / "schemas" / f"{schemas[kind]}.schema.json"),
+              *map(str, paths)], _env(), root) for kind, paths in files.items() if paths] if checker else []  # fmt: skip
+    hooks: dict[str, object] = {label: touch_one for label, *_ in cases if "one file" in label}
+    measured = time_interleaved(cases + parts, runs, warmup=1, before=hooks)  # all in one loop, run for run
+    label = f"project, {count} files"
+    out = [(label, name, r) for name, r in measured.items() if not name.startswith("check-jsonschema")]
+    if parts:
+        each = [measured[name] for name, *_ in parts]
+        total = {key: sum(r[key] for r in each) for key in ("mean", "median", "min")}
         out.append((label, "check-jsonschema (4 schemas, summed)", {**total, "exit": 0.0}))
     return out
 

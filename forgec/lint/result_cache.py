@@ -1,18 +1,24 @@
 """The on-disk cache of ``forgec validate`` (ruff-style): a stack's findings are reused while the
 files they were computed from are unchanged.
 
-Why it is safe.  What is cached is one *target*'s :class:`FileResult` list exactly as
+Why it is safe.  What is cached is a target's :class:`FileResult` list exactly as
 :func:`forgec.lint.lint_targets` produced it -- before rule selection, suppressions, severities and
 ``--strict``, which are applied afresh on every run, so those options need not be part of the key.
-A target's key is a hash of everything its findings depend on: forgec's version (and, in a source
-checkout, the state of its ``.py`` files), the cache format, the Python version, the target itself
-(kind, paths, display name, scope, the current folder, which names the files in output) and the
-content hash of *every file it reads*.  A stack in a project stack folder is loaded with its whole
-folder group (duplicate ids across files, a primary file shadowing a legacy one), so its key holds
-the listing of the group and the hash of each member: a rename, a new file, a deletion or an edit
-of any member is a different key.  Agent profiles, forge config and model catalogs depend on other
-files in more ways (a profile's stack, the catalog layers, ``--check-auth``'s environment) and are
-never cached; neither is standard input, nor anything when a plugin is loaded (foreign code).
+A key is a hash of everything the result depends on: forgec's version (and, in a source checkout,
+the state of its files), the cache format, the Python version, how the file is named in output and
+the current folder, and the content hash of *every file the result reads*:
+
+* a stack in a folder group (a project stack folder, a folder named as PATH) is loaded with its
+  group, and what the group adds to its findings is only §10.7's duplicate-id error; so each member
+  is keyed by its own content plus the names of the other files with its id.  The ids of unchanged
+  files are remembered with their content hash (:meth:`ResultCache.stack_id`), so a run loads only
+  the files that changed to find the group's duplicates;
+* a stack file on its own is keyed by its content;
+* agent profiles, forge config and model catalogs are keyed together by every file of the project's
+  and the user-global profile and stack folders and every configured catalog (a profile is checked
+  against the stacks it names and the catalog); not with ``--check-auth`` (the environment's
+  credentials variables decide then);
+* standard input is never cached, nor anything when a plugin is loaded (foreign code).
 
 Why it is cheap.  A file is hashed only when its ``(mtime, size, inode)`` differs from the recorded
 one (as ruff and git do); a file modified within two seconds of being hashed is not trusted by its
@@ -214,8 +220,9 @@ class ResultCache:
         return key
 
     def key(self, target: Target, cwd: Path) -> str | None:
-        """The key of a stack target's results, or None when it is not cached (standard input, not
-        a stack, a file that cannot be read)."""
+        """The key of a stack target's results taken whole, or None when it is not cached (standard
+        input, not a stack, a file that cannot be read).  A group's members are keyed one by one
+        first (:meth:`member_key`); this is the fallback, keyed by every file of the group."""
         if target.stdin or target.kind != "stack":
             return None
         group = self._group_digest(target.group) if target.group is not None else ("", [])
