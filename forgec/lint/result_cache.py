@@ -350,7 +350,9 @@ class ResultCache:
                 return
         except (TypeError, ValueError, KeyError, IndexError):
             return
-        self._targets[key] = {"results": encoded, "day": self._today, "deps": self._deps.get(key, [])}
+        deps = self._deps.get(key, [])
+        seen = {name: entry[3] for name in deps if isinstance(entry := self._files.get(name), list) and len(entry) == 5}
+        self._targets[key] = {"results": encoded, "day": self._today, "deps": deps, "seen": seen}
         self._dirty = True
         self.misses += 1
 
@@ -378,11 +380,24 @@ class ResultCache:
         self._ids = {key: value for key, value in self._ids.items() if tuple(key.split("\0")[1:3]) in current}
         keep = {key: entry for key, entry in self._targets.items()
                 if isinstance(entry, dict) and isinstance(entry.get("day"), int) and entry["day"] >= cutoff
-                and not gone.intersection(entry.get("deps", ()))}  # fmt: skip
+                and not gone.intersection(entry.get("deps", ())) and self._current(entry)}  # fmt: skip
         if len(keep) > _MAX_TARGETS:
             newest = sorted(keep, key=lambda k: keep[k]["day"], reverse=True)[:_MAX_TARGETS]
             keep = {key: keep[key] for key in newest}
         self._targets = keep
+
+    def _current(self, entry: dict[str, Any]) -> bool:
+        """Whether an entry still describes the files as they are (an entry of an older content of
+        a file is never asked for again, unless the edit is undone: it is dropped, so the cache
+        stays the size of the project rather than of its history)."""
+        seen = entry.get("seen")
+        if not isinstance(seen, dict):
+            return False
+        for name, digest in seen.items():
+            now = self._files.get(name)
+            if isinstance(now, list) and len(now) == 5 and now[3] != digest:
+                return False
+        return True
 
     def _write(self) -> None:
         self.folder.mkdir(parents=True, exist_ok=True)

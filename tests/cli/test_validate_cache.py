@@ -279,3 +279,16 @@ def test_one_edit_in_a_folder_checks_that_file_again_and_the_duplicate_ids_stay_
     (stacks / "s1.json").rename(stacks / "s10.json")
     _same(root, str(STACK_DIR / "s10.json"), str(STACK_DIR / "s9.json"))
     _same(root, ".")
+
+
+def test_entries_of_an_older_content_are_dropped(project: Path) -> None:
+    """The cache stays the size of the project, not of its history: after three edits of one stack
+    there is one entry for it."""
+    beta = project / STACK_DIR / "beta.json"
+    for n in range(3):
+        beta.write_text(_stack("beta", f"Edit {n}."), encoding="utf-8")
+        _run(project, ".")
+    (file,) = (project / ".forgec_cache").glob("*/validate.json")
+    doc = json.loads(file.read_text())
+    assert [e["deps"] for e in doc["targets"].values()].count([str(beta)]) == 1
+    assert sum(key.split("\0")[1] == str(beta) for key in doc["ids"]) == 1
