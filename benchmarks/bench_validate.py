@@ -1,6 +1,9 @@
 """Cold-start speed of ``forgec validate`` against ``check-jsonschema`` on the same files.
 
-Run: ``.venv/bin/python benchmarks/bench_validate.py`` (``--runs N``, ``--files N``, ``--json``).
+Run: ``.venv/bin/python benchmarks/bench_validate.py`` (``--runs N``, ``--files N``, ``--json``);
+``--project`` times only the 500-file project (below), ``--cold`` only a cold ``forgec validate
+FILE`` (with and without the cache), ``--base DIR`` times a second source tree (``git worktree add
+/tmp/base <commit>``) interleaved with this one, run for run, in either.
 ``check-jsonschema`` comes with the ``bench`` extra (``pip install -e .[bench]``).
 
 Every measurement is a fresh process, as a pre-commit hook or a CI step runs it:
@@ -11,7 +14,14 @@ Every measurement is a fresh process, as a pre-commit hook or a CI step runs it:
   each; mean, median and minimum wall-clock time;
 * **many files** -- ``--files`` generated stacks in one folder (plain ones, ones with macros and
   regex rules, about one in eight with a loader error or a forgec finding): ``forgec validate DIR``
-  against ``check-jsonschema --schemafile … FILE…`` with every file on its command line.
+  against ``check-jsonschema --schemafile … FILE…`` with every file on its command line;
+* **a project** -- ``--files`` files laid out as a Pi project (:func:`write_project`): stacks in JSON
+  and YAML in ``.pi/forge/prompt-stacks/``, agent profiles naming them, ``.pi/forge/config.json`` and
+  a ``contexts/`` folder, about one in eight with a mistake.  ``forgec validate . contexts`` run from
+  the project root three ways: ``--no-cache`` (every file read and checked), *warm* (the on-disk
+  cache of the previous run, nothing changed) and *one edit* (one stack touched before each run,
+  so its folder group is checked again); against one ``check-jsonschema`` process per schema (stacks,
+  profiles, config, contexts), summed.
 
 The two tools do not do the same work: check-jsonschema only checks the JSON Schema, forgec runs
 pi-forge's loader checks (which include the schema's constraints), its own rules (macro lint, regex
@@ -112,6 +122,74 @@ def write_files(folder: Path, count: int, seed: int = 11) -> list[Path]:
     return paths
 
 
+def _yaml(value: object, indent: int = 0) -> str:
+    """Block-style YAML for the generated stacks (scalars as JSON, which YAML reads the same)."""
+    pad = " " * indent
+    if isinstance(value, dict):
+        out = []
+        for key, item in value.items():
+            if isinstance(item, (dict, list)) and item:
+                out.append(f"{pad}{key}:\n{_yaml(item, indent + 2)}")
+            else:
+                out.append(f"{pad}{key}: {json.dumps(item)}\n")
+        return "".join(out)
+    if isinstance(value, list):
+        out = []
+        for item in value:
+            text = _yaml(item, indent + 2) if isinstance(item, (dict, list)) and item else f"{pad}  {json.dumps(item)}\n"
+            out.append(f"{pad}- {text.lstrip()}")
+        return "".join(out)
+    return f"{pad}{json.dumps(value)}\n"
+
+
+def write_project(root: Path, count: int, seed: int = 17) -> dict[str, list[Path]]:
+    """A Pi project of ``count`` files: 76 % stacks (a third of them YAML), 12 % agent profiles
+    naming them, ``.pi/forge/config.json`` and the rest contexts; about one in eight has a mistake
+    (loader errors and forgec findings in stacks, a missing stack or a bad thinking level in a
+    profile, an assistant turn without ``usage`` in a context)."""
+    rng = random.Random(seed)
+    stacks_dir = root / ".pi" / "forge" / "prompt-stacks"
+    profiles_dir = root / ".pi" / "forge" / "agent-profiles"
+    contexts_dir = root / "contexts"
+    for folder in (stacks_dir, profiles_dir, contexts_dir):
+        folder.mkdir(parents=True, exist_ok=True)
+    n_stacks = count * 76 // 100
+    n_profiles = count * 12 // 100
+    n_contexts = max(count - n_stacks - n_profiles - 1, 0)
+    files: dict[str, list[Path]] = {"stack": [], "profile": [], "config": [], "context": []}
+    for i in range(n_stacks):
+        stack = make_stack(i, rng, macros=i % 2 == 0, regex=i % 3 == 0, broken=i % 8 == 7)
+        if i % 3 == 1:
+            path = stacks_dir / f"stack-{i:04d}.yaml"
+            path.write_text(f"# generated stack {i}\n" + _yaml(stack), encoding="utf-8")
+        else:
+            path = stacks_dir / f"stack-{i:04d}.json"
+            path.write_text(json.dumps(stack, indent=2) + "\n", encoding="utf-8")
+        files["stack"].append(path)
+    for i in range(n_profiles):
+        profile = {"schemaVersion": 1, "type": "pi-forge.agent-profile", "id": f"agent-{i:03d}",
+                   "name": f"Agent {i}", "description": "A generated profile.",
+                   "model": {"provider": "anthropic", "id": "claude-sonnet-4-5"},
+                   "thinkingLevel": rng.choice(("off", "low", "high")), "promptStack": f"stack-{i:04d}"}
+        if i % 8 == 7:
+            profile["promptStack" if i % 16 == 7 else "thinkingLevel"] = "no-such-stack" if i % 16 == 7 else "extreme"
+        path = profiles_dir / f"agent-{i:03d}.json"
+        path.write_text(json.dumps(profile, indent=2) + "\n", encoding="utf-8")
+        files["profile"].append(path)
+    config = root / ".pi" / "forge" / "config.json"
+    config.write_text(json.dumps({"subagents": {"timeoutMs": 90000}}, indent=2) + "\n", encoding="utf-8")
+    files["config"].append(config)
+    example = (ROOT / "examples" / "contexts" / "coding-session.yaml").read_text(encoding="utf-8")
+    for i in range(n_contexts):
+        text = example.replace("2026-03-14T09:26:53", f"2026-03-{1 + i % 28:02d}T09:{i % 60:02d}:53")
+        if i % 8 == 7:
+            text = text.replace("    usage: {", "    cost: {", 1)  # an assistant turn without usage
+        path = contexts_dir / f"session-{i:03d}.yaml"
+        path.write_text(text, encoding="utf-8")
+        files["context"].append(path)
+    return files
+
+
 def _tool(name: str) -> str | None:
     """A console script next to this interpreter (the project's venv), else on PATH."""
     local = Path(sys.executable).with_name(name)
@@ -143,13 +221,110 @@ def time_command(argv: list[str], runs: int, warmup: int = 2) -> dict[str, float
             "exit": float(max(codes))}
 
 
+def _python_env(tree: Path | None) -> dict[str, str]:
+    env = _env()
+    if tree is not None:
+        env["PYTHONPATH"] = str(tree)  # the other tree's forgec first on sys.path
+    return env
+
+
+def time_interleaved(cases: list[tuple[str, list[str], dict[str, str], Path]], runs: int, warmup: int = 1,
+                     before: dict[str, object] | None = None) -> dict[str, dict[str, float]]:
+    """Like :func:`time_command` for several commands at once, run for run in turn (a loaded machine's
+    drift hits every case alike).  ``before[label]()`` runs (untimed) before each run of that case."""
+    times: dict[str, list[float]] = {label: [] for label, *_ in cases}
+    codes: dict[str, set[int]] = {label: set() for label, *_ in cases}
+    for i in range(warmup + runs):
+        for label, argv, env, cwd in cases:
+            hook = (before or {}).get(label)
+            if callable(hook):
+                hook()
+            start = time.perf_counter()
+            done = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, cwd=cwd,
+                                  check=False)
+            elapsed = time.perf_counter() - start
+            if done.returncode not in (0, 1):
+                raise SystemExit(f"{label} failed ({done.returncode}): {done.stderr.decode(errors='replace')[-500:]}")
+            codes[label].add(done.returncode)
+            if i >= warmup:
+                times[label].append(elapsed)
+    return {label: {"mean": statistics.fmean(t), "median": statistics.median(t), "min": min(t),
+                    "exit": float(max(codes[label]))} for label, t in times.items()}
+
+
+def project_results(tmp: Path, count: int, runs: int, base: Path | None) -> list[tuple[str, str, dict[str, float]]]:
+    """The project case: ``forgec validate . contexts`` cold (``--no-cache``), warm and after one
+    edit, this tree (and ``base``'s, which has no cache), against check-jsonschema."""
+    root = tmp / "project"
+    files = write_project(root, count)
+    here = ROOT if base is None else None
+    python = sys.executable
+    argv = [python, "-m", "forgec", "validate", ".", "contexts"]
+    edited = iter(range(10**6))
+
+    def touch_one() -> None:
+        path = files["stack"][next(edited) % len(files["stack"])]
+        path.write_text(path.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+
+    cases = [("forgec --no-cache", [*argv, "--no-cache"], _python_env(here), root),
+             ("forgec warm cache", argv, _python_env(here), root),
+             ("forgec warm, one file edited", argv, _python_env(here), root)]
+    if base is not None:
+        cases = [(f"{label} (this tree)", a, _python_env(ROOT), cwd) for label, a, _, cwd in cases]
+        cases.append(("forgec (base tree, no cache)", argv, _python_env(base), root))
+    checker = _tool("check-jsonschema")
+    schemas = {"stack": "prompt-stack", "profile": "agent-profile", "config": "forge-config", "context": "context"}
+    parts = [(f"check-jsonschema {kind}", [checker, "--schemafile", str(ROOT / "schemas" / f"{schemas[kind]}.schema.json"),
+              *map(str, paths)], _env(), root) for kind, paths in files.items() if paths] if checker else []  # fmt: skip
+    hooks: dict[str, object] = {label: touch_one for label, *_ in cases if "one file" in label}
+    measured = time_interleaved(cases + parts, runs, warmup=1, before=hooks)  # all in one loop, run for run
+    label = f"project, {count} files"
+    out = [(label, name, r) for name, r in measured.items() if not name.startswith("check-jsonschema")]
+    if parts:
+        each = [measured[name] for name, *_ in parts]
+        total = {key: sum(r[key] for r in each) for key in ("mean", "median", "min")}
+        out.append((label, "check-jsonschema (4 schemas, summed)", {**total, "exit": 0.0}))
+    return out
+
+
+def cold_results(tmp: Path, runs: int, base: Path | None) -> list[tuple[str, str, dict[str, float]]]:
+    """Cold ``forgec validate FILE`` (the storyteller example, outside any project): this tree with
+    its cache (answered from it after the warm-up run) and with ``--no-cache``, and ``base``'s tree,
+    run for run in turn; byte code compiled by the warm-up runs."""
+    folder = tmp / "cold"
+    folder.mkdir()
+    story = folder / "storyteller.json"
+    shutil.copyfile(STORYTELLER, story)
+    past = time.time() - 3600
+    os.utime(story, (past, past))
+    argv = [sys.executable, "-m", "forgec", "validate", str(story)]
+    cases = [("forgec validate FILE (cache)", argv, _python_env(ROOT), folder),
+             ("forgec validate FILE --no-cache", [*argv, "--no-cache"], _python_env(ROOT), folder)]
+    if base is not None:
+        cases.append(("forgec validate FILE (base tree)", argv, _python_env(base), folder))
+    return [("cold single file", name, r) for name, r in time_interleaved(cases, runs, warmup=2).items()]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=20, help="fresh processes per single-file case (default 20)")
     parser.add_argument("--batch-runs", type=int, default=5, help="fresh processes per many-files case (default 5)")
     parser.add_argument("--files", type=int, default=500, help="files in the many-files case (default 500)")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    parser.add_argument("--project", action="store_true", help="only the project case (cold, warm, one edit)")
+    parser.add_argument("--base", type=Path, help="a second source tree to time side by side (project case)")
+    parser.add_argument("--cold", action="store_true", help="only cold `forgec validate FILE` (--runs, --base)")
     args = parser.parse_args()
+    if args.cold:
+        with tempfile.TemporaryDirectory(prefix="forgec-bench-") as tmp:
+            _print(cold_results(Path(tmp), args.runs, args.base), args.json)
+        print(f"load average: {os.getloadavg()}")
+        return
+    if args.project:
+        with tempfile.TemporaryDirectory(prefix="forgec-bench-") as tmp:
+            _print(project_results(Path(tmp), args.files, args.batch_runs, args.base), args.json)
+        print(f"load average: {os.getloadavg()}")
+        return
 
     forgec, checker = _tool("forgec"), _tool("check-jsonschema")
     if forgec is None:
@@ -183,14 +358,18 @@ def main() -> None:
                             time_command([checker, "--schemafile", str(SCHEMA), *map(str, paths)],
                                          args.batch_runs, warmup=1)))
 
-    if args.json:
-        print(json.dumps([{"case": c, "tool": t, **r} for c, t, r in results], indent=2))
-        return
-    print(f"{'case':<44} {'tool':<24} {'mean':>9} {'median':>9} {'min':>9}")
-    for case, tool, r in results:
-        print(f"{case:<44} {tool:<24} {r['mean'] * 1000:7.1f}ms {r['median'] * 1000:7.1f}ms {r['min'] * 1000:7.1f}ms")
+    _print(results, args.json)
     if checker is None:
         print("(check-jsonschema not installed: pip install -e .[bench])")
+
+
+def _print(results: list[tuple[str, str, dict[str, float]]], as_json: bool) -> None:
+    if as_json:
+        print(json.dumps([{"case": c, "tool": t, **r} for c, t, r in results], indent=2))
+        return
+    print(f"{'case':<44} {'tool':<40} {'mean':>9} {'median':>9} {'min':>9}")
+    for case, tool, r in results:
+        print(f"{case:<44} {tool:<40} {r['mean'] * 1000:7.1f}ms {r['median'] * 1000:7.1f}ms {r['min'] * 1000:7.1f}ms")
 
 
 if __name__ == "__main__":

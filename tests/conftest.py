@@ -7,12 +7,17 @@ case folding and collation are proven to work without it.
 
 from __future__ import annotations
 
+import hashlib
 import os
+import shutil
 import sys
+import tempfile
 from collections.abc import Sequence
 from importlib.abc import MetaPathFinder
 from importlib.machinery import ModuleSpec
 from types import ModuleType
+
+import pytest
 
 
 class _BlockICU(MetaPathFinder):
@@ -29,3 +34,21 @@ if os.environ.get("FORGEC_BLOCK_ICU") == "1":
     for _name in [n for n in sys.modules if n == "icu" or n.startswith("icu.")]:
         del sys.modules[_name]
     sys.meta_path.insert(0, _BlockICU())
+
+
+# ``forgec validate`` keeps an on-disk cache (.forgec_cache, forgec/lint/result_cache.py).  Every test
+# that runs it gets a cache folder of its own outside the checkout: the suite runs with the cache on
+# (each test's second run of a file is answered by it), yet never leaves a .forgec_cache in the
+# repository or shares entries between tests.  Tests of the cache itself set the variables they need.
+_CACHE_ROOT = os.path.join(tempfile.gettempdir(), f"forgec-test-caches-{os.getpid()}")
+
+
+@pytest.fixture(autouse=True)
+def _own_validate_cache(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    if "FORGEC_CACHE_DIR" not in os.environ:
+        name = hashlib.blake2b(request.node.nodeid.encode(), digest_size=8).hexdigest()
+        monkeypatch.setenv("FORGEC_CACHE_DIR", os.path.join(_CACHE_ROOT, name))
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    shutil.rmtree(_CACHE_ROOT, ignore_errors=True)

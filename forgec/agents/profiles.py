@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import errno
 import os
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -62,6 +62,9 @@ from forgec.workspace import (
     project_profile_dir,
     project_stack_dirs,
 )
+
+#: loads one listing group of stack folders with the built-in loader's rules: ``(folders, scope)``
+StackGroupLoader = Callable[[tuple[Path, ...], str], list[LoadedStack]]
 
 __all__ = [
     "AUTO_ACTIVATION_CONFLICT_NOTICE",
@@ -111,17 +114,23 @@ def load_stacks(
     trusted: bool = True,
     supported_slots: Iterable[str] | None = None,
     include_yaml: bool = True,
+    load_group: StackGroupLoader | None = None,
 ) -> list[LoadedStack]:
     """The prompt stacks: ``<global>/prompt-stacks``, then (trusted project only) the project's two
-    stack folders as one listing group.  ``include_yaml=False`` is pi-forge's exact listing."""
+    stack folders as one listing group.  ``include_yaml=False`` is pi-forge's exact listing.
+    ``load_group(folders, scope)`` (with ``include_yaml``) loads a group instead of
+    :func:`load_stack_folder`: a caller that already loaded the same group (``forgec validate``
+    checking the project's stacks and its profiles in one run) reads it once."""
     slots = tuple(supported_slots) if supported_slots is not None else None
-    stacks = load_stack_folder(
-        [global_stack_dir(global_dir)], "global", supported_slots=slots, include_yaml=include_yaml
-    )
+
+    def group(folders: list[Path], scope: str) -> list[LoadedStack]:
+        if load_group is not None and include_yaml:
+            return load_group(tuple(folders), scope)
+        return load_stack_folder(folders, scope, supported_slots=slots, include_yaml=include_yaml)
+
+    stacks = group([global_stack_dir(global_dir)], "global")
     if trusted and project is not None:
-        stacks += load_stack_folder(
-            project_stack_dirs(project), "project", supported_slots=slots, include_yaml=include_yaml
-        )
+        stacks += group(list(project_stack_dirs(project)), "project")
     return stacks
 
 
@@ -132,19 +141,22 @@ def load_workspace(
     trusted: bool = True,
     supported_slots: Iterable[str] | None = None,
     include_yaml: bool = True,
+    load_group: StackGroupLoader | None = None,
 ) -> ProfileWorkspace:
     """Read the profiles and stacks of a project and of the user-global forge folder.
 
     ``project`` is the project root (``None``: global only); ``global_dir`` defaults to
     ``$PI_FORGE_GLOBAL_DIR`` or ``~/.pi/forge``.  An untrusted project contributes nothing (pi-forge
     reads only the global lists then).  ``supported_slots`` are the slot names the stack loader
-    accepts (a plugin registry's ``supported_slot_names()``; default: the built-in ones).
+    accepts (a plugin registry's ``supported_slot_names()``; default: the built-in ones);
+    ``load_group``: see :func:`load_stacks`.
     """
     root = Path(project) if project is not None else None
     forge = Path(global_dir) if global_dir is not None else global_forge_dir()
     profiles = load_profiles(root, forge, trusted=trusted)
     stacks = load_stacks(
-        root, forge, trusted=trusted, supported_slots=supported_slots, include_yaml=include_yaml
+        root, forge, trusted=trusted, supported_slots=supported_slots, include_yaml=include_yaml,
+        load_group=load_group,
     )
     return ProfileWorkspace(root, forge, trusted, profiles, stacks)
 

@@ -51,6 +51,8 @@ class ValidateRun:
     fix: bool = False
     diff: bool = False
     statistics: bool = False
+    #: the on-disk cache's folder (``None``: ``--no-cache``); never used by ``--fix``/``--diff``
+    cache_dir: Path | None = None
 
 
 def _discover(args: ValidateRun, env: Environment) -> DiscoveryResult:
@@ -65,10 +67,18 @@ def _discover(args: ValidateRun, env: Environment) -> DiscoveryResult:
 def _lint(args: ValidateRun, env: Environment, selection: RuleSelection, found: DiscoveryResult) -> LintReport:
     from forgec.lint import lint
 
-    return lint(
+    cache = None
+    if args.cache_dir is not None and not (args.fix or args.diff):
+        from forgec.lint.result_cache import ResultCache
+
+        cache = ResultCache(args.cache_dir)
+    report = lint(
         found, env=env, selection=selection, strict=args.strict, paths=args.paths,
-        stdin_filename=args.stdin_filename, read_stdin=read_stdin, check_auth=args.check_auth,
+        stdin_filename=args.stdin_filename, read_stdin=read_stdin, check_auth=args.check_auth, cache=cache,
     )  # fmt: skip
+    if cache is not None:
+        cache.save()
+    return report
 
 
 def _statistics(report: LintReport, fmt: str) -> str:

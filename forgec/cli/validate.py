@@ -28,6 +28,7 @@ Examples:
   forgec validate --no-global              the project only, not ~/.pi/forge too
   forgec validate . --global-dir ~/.pi/forge   a PATH and the user-global folder
   forgec validate --models models.yaml     profiles' models and thinking levels too
+  forgec validate --no-cache               check every file again (no .forgec_cache/)
 
 PATH may be a file, a folder (its *.json/*.yaml/*.yml files, not recursive) or a
 project root; a file inside a project stack folder is checked together with its
@@ -48,6 +49,13 @@ through). Rules can also be chosen in
 severity, strict, plugins); `forgec rule CODE` explains a rule.
 Custom macros and slots come from trusted plugins: --trust-plugins, or
 [tool.forgec] plugins = ["name"] (see docs/plugins.md).
+
+Results are cached in .forgec_cache/ (in the folder of the pyproject.toml with
+[tool.forgec], else the Pi project's root, else the current folder; --cache-dir
+or $FORGEC_CACHE_DIR to move it): a stack whose files are unchanged (content,
+forgec version) is not checked again, and the output is the same.  --no-cache
+(or $FORGEC_NO_CACHE=1) checks every file afresh; --fix and --diff never use it.
+The folder holds a .gitignore and a CACHEDIR.TAG; delete it any time.
 
 Exit codes: 0 no error (no warning with --strict), 1 errors found (or warnings
 with --strict), 2 usage error, missing or unreadable path, no stack files found,
@@ -123,6 +131,12 @@ def _selectors(values: tuple[str, ...], option: str) -> tuple[str, ...] | None:
 @click.option("--diff", is_flag=True, help="Show the fixes --fix would make as a unified diff; write nothing.")
 @click.option("--statistics", is_flag=True, help="Print how many findings each rule has, instead of the findings.")
 @click.option("--watch", is_flag=True, help="Check again whenever a checked file changes (Ctrl-C to stop).")
+@click.option("--no-cache", "no_cache", is_flag=True, envvar="FORGEC_NO_CACHE",
+              help="Check every file afresh: neither read nor write the cache ($FORGEC_NO_CACHE=1 too).")
+@click.option("--cache-dir", "cache_dir", type=click.Path(file_okay=False, path_type=Path), metavar="DIR",
+              envvar="FORGEC_CACHE_DIR", show_envvar=True,
+              help="Where the cache lives. Default: .forgec_cache in the folder of the pyproject.toml with "
+                   "[tool.forgec], else the Pi project's root, else the current folder.")
 @trust_plugins_option
 @no_traceback
 def validate(
@@ -147,6 +161,8 @@ def validate(
     diff: bool = False,
     statistics: bool = False,
     watch: bool = False,
+    no_cache: bool = False,
+    cache_dir: Path | None = None,
     trust_plugins: bool = False,
 ) -> None:
     """Lint prompt stacks, agent profiles, forge config and model catalogs: pi-forge's diagnostics
@@ -177,8 +193,13 @@ def validate(
         global_dir=global_dir, models_file=models_file,
     )  # fmt: skip
     selection = RuleSelection(env.settings, selection_args[0], selection_args[2], selection_args[1])
+    if not no_cache and cache_dir is None:
+        from forgec.lint.result_cache import default_cache_dir
+
+        cache_dir = default_cache_dir(env.settings.path, env.project_root)
     args = ValidateRun(paths, fmt, strict, quiet, color, stdin_filename, output_file, overwrite, global_dir,
-                       no_global, check_auth, fix=fix, diff=diff, statistics=statistics)  # fmt: skip
+                       no_global, check_auth, fix=fix, diff=diff, statistics=statistics,
+                       cache_dir=None if no_cache else cache_dir)  # fmt: skip
     if watch:
         watch_files(args, env, selection)
     sys.exit(run_once(args, env, selection))

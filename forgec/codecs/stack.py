@@ -62,6 +62,7 @@ __all__ = [
     "ByteCache",
     "LoadedStack",
     "annotate_duplicate_ids",
+    "duplicate_id_diagnostic",
     "fallback_stack",
     "file_stem",
     "load_stack_bytes",
@@ -1029,16 +1030,21 @@ def annotate_duplicate_ids(stacks: list[LoadedStack]) -> None:
     groups: dict[tuple[str, str], list[LoadedStack]] = {}
     for loaded in stacks:
         groups.setdefault((loaded.scope, loaded.stack_id), []).append(loaded)
-    for (scope, stack_id), members in groups.items():
+    for members in groups.values():
         if len(members) < 2:
             continue
         names = ", ".join(member.file_name for member in members)
         for member in members:
-            member.diagnostics.append(
-                Diagnostic(
-                    "error",
-                    f"Duplicate {scope} stack id: {stack_id} appears in multiple files ({names}).",
-                    codes.DUPLICATE_STACK_ID,
-                    pointer=("id",) if member.document is not None and member.document.parsed else None,
-                )
-            )
+            member.diagnostics.append(duplicate_id_diagnostic(member, names))
+
+
+def duplicate_id_diagnostic(member: LoadedStack, names: str) -> Diagnostic:
+    """§10.7's error on one member of a duplicate-id group; ``names``: the group's file names in
+    listing order, joined by ``", "`` (:func:`annotate_duplicate_ids`, and ``forgec validate``'s
+    cache, which knows the other members' ids without loading them)."""
+    return Diagnostic(
+        "error",
+        f"Duplicate {member.scope} stack id: {member.stack_id} appears in multiple files ({names}).",
+        codes.DUPLICATE_STACK_ID,
+        pointer=("id",) if member.document is not None and member.document.parsed else None,
+    )

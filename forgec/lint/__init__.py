@@ -20,17 +20,26 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from forgec.diagnostics import Diagnostic
 from forgec.diagnostics.findings import FileResult, Finding, LintReport, ReportedFile
 from forgec.settings import RuleSelection
-from forgec.workspace import DiscoveryResult, Target, expand_paths, stdin_stack_name
+from forgec.workspace import (
+    STACK_SUFFIXES,
+    DiscoveryResult,
+    Target,
+    expand_paths,
+    list_resource_files,
+    stdin_stack_name,
+)
 
 if TYPE_CHECKING:
     from forgec.codecs.stack import LoadedStack
     from forgec.environment import Environment
+    from forgec.lint.result_cache import ResultCache
     from forgec.plugins import Registry
     from forgec.source import SourceDocument
 
@@ -119,27 +128,30 @@ def lint_targets(
     stdin_filename: str | None = None,
     cwd: Path | None = None,
     check_auth: bool = False,
+    cache: ResultCache | None = None,
 ) -> list[FileResult]:
     """Load and check every target; each project group is loaded at most once.
 
     ``env`` adds the trusted plugins' slot names to the loader's supported slots and their macros
     to the macro lint, and puts a failed plugin's FG950 first in every file.  ``read_stdin`` reads
     the stack of a ``-`` target (named ``stdin_filename``).  ``check_auth``: profiles' models must
-    have their credentials variable set (:mod:`forgec.lint.agents`).
+    have their credentials variable set (:mod:`forgec.lint.agents`).  ``cache``: stacks' results
+    are looked up there and stored in it (:mod:`forgec.lint.result_cache`; the caller saves it).
     """
-    from forgec.codecs.stack import load_stack_bytes, load_stack_file, load_stack_folder
-
     slots = env.supported_slots if env is not None else None
     registry = env.registry if env is not None else None
     prefix = env.plugins.errors if env is not None else []
     cwd = cwd if cwd is not None else Path.cwd()
-    groups: dict[tuple[Path, ...], list[LoadedStack]] = {}
+    groups: dict[tuple[tuple[Path, ...], str], list[LoadedStack]] = {}
     by_path: dict[tuple[Path, ...], dict[Path, LoadedStack]] = {}
 
     def group_of(dirs: tuple[Path, ...], scope: str = "project") -> list[LoadedStack]:
-        if dirs not in groups:
-            groups[dirs] = load_stack_folder(list(dirs), scope=scope, supported_slots=slots)
-        return groups[dirs]
+        """A folder group loaded once per run, for the stack targets and the profiles alike."""
+        from forgec.codecs.stack import load_stack_folder
+
+        if (dirs, scope) not in groups:
+            groups[dirs, scope] = load_stack_folder(list(dirs), scope=scope, supported_slots=slots)
+        return groups[dirs, scope]
 
     def member(dirs: tuple[Path, ...], path: Path) -> LoadedStack | None:
         """The group's stack loaded from ``path``, if the group loader listed that file."""
@@ -147,41 +159,168 @@ def lint_targets(
             by_path[dirs] = {_resolved(x.path): x for x in group_of(dirs)}
         return by_path[dirs].get(path)
 
-    from forgec.lint.agents import lint_agent_targets
+    if cache is not None and (prefix or (registry is not None and (registry.macros or registry.slots))):
+        cache = None  # a plugin is foreign code: its findings may change without any file changing
+    agent_results: dict[int, list[FileResult]] = {}
+    if any(t.kind != "stack" for t in targets):
+        from forgec.lint.agents import lint_agent_targets
 
-    agent_results = lint_agent_targets(targets, env=env, check_auth=check_auth) if any(t.kind != "stack" for t in targets) else {}
+        agents_key = None
+        if cache is not None and env is not None and not check_auth:
+            agents_key = cache.agents_key(targets, env.global_forge_dir, env.catalog_files, cwd)
+        cached_agents = cache.get_agents(agents_key) if cache is not None and agents_key is not None else None
+        if cached_agents is not None:
+            agent_results = cached_agents
+        else:
+            agent_results = lint_agent_targets(targets, env=env, check_auth=check_auth, load_group=group_of)
+            if cache is not None and agents_key is not None:
+                cache.put_agents(agents_key, agent_results)
     results: list[FileResult] = []
     from_stdin: set[int] = set()
-    for index, target in enumerate(targets):
+
+    def check(index: int, target: Target) -> list[FileResult]:
+        """The results of one target (imports the loader only now: a run the cache answers whole
+        never needs it)."""
+        from forgec.codecs.stack import load_stack_bytes, load_stack_file
+
         if target.kind != "stack":
-            results.extend(agent_results.get(index, []))
-        elif target.stdin:
+            return agent_results.get(index, [])
+        if target.stdin:
             raw = read_stdin() if read_stdin is not None else b""
             display = stdin_filename or "-"
             loaded = load_stack_bytes(raw, stdin_stack_name(stdin_filename), path=display, supported_slots=slots)
-            results.append(_finish(loaded, display, registry, prefix))
-            from_stdin.add(id(results[-1]))
-        elif target.path is None:
+            result = _finish(loaded, display, registry, prefix)
+            from_stdin.add(id(result))
+            return [result]
+        if target.path is None:
             assert target.group is not None
             arg, base = target.display_base or ("", cwd.resolve())
-            for loaded in group_of(target.group, target.scope):
-                display = os.path.normpath(os.path.join(arg, os.path.relpath(loaded.path, base)))
-                results.append(_finish(loaded, display, registry, prefix))
+            return [
+                _finish(loaded, os.path.normpath(os.path.join(arg, os.path.relpath(loaded.path, base))), registry, prefix)
+                for loaded in group_of(target.group, target.scope)
+            ]
+        found = None
+        if target.group is not None:
+            found = member(target.group, target.path)
+        if found is None:
+            # not in a group, or not something the group loader lists (a YAML file, a legacy
+            # file shadowed by the primary folder): load it on its own
+            found = load_stack_file(target.path, scope="project", supported_slots=slots)
+        if _is_context(found):
+            from forgec.lint.context import lint_context_file
+
+            return [lint_context_file(target.path, target.display)]
+        return [_finish(found, target.display, registry, prefix)]
+
+    def members(dirs: tuple[Path, ...], scope: str) -> _GroupState | None:
+        """A folder group's listing and duplicate-id names, from the ids the cache remembers for
+        unchanged files (only the others are loaded); None when a file cannot be keyed."""
+        from forgec.codecs.stack import duplicate_id_diagnostic, load_stack_file
+
+        assert cache is not None
+        if (dirs, scope) in states:
+            return states[dirs, scope]
+        listing = list_resource_files(list(dirs), STACK_SUFFIXES)
+        known = {Path(x.path): x for x in groups.get((dirs, scope), [])}  # the profiles' load, annotated
+        ids: dict[Path, str] = {}
+        fresh: dict[Path, LoadedStack] = {}
+        for path in listing:
+            stack_id = cache.stack_id(path, scope)
+            if stack_id is None:
+                loaded = known.get(path) or load_stack_file(path, scope=scope, supported_slots=slots)
+                if not cache.record_stack_id(path, scope, loaded.stack_id):
+                    states[dirs, scope] = None
+                    return None
+                stack_id = loaded.stack_id
+                fresh[path] = loaded
+            ids[path] = stack_id
+        by_id: dict[str, list[Path]] = {}
+        for path in listing:
+            by_id.setdefault(ids[path], []).append(path)
+        names = {path: ", ".join(os.path.basename(os.fspath(p)) for p in same) if len(same) > 1 else None
+                 for same in by_id.values() for path in same}  # fmt: skip
+        for path, loaded in fresh.items():
+            others = names[path]
+            if path not in known and others is not None:
+                loaded.diagnostics.append(duplicate_id_diagnostic(loaded, others))
+        state = _GroupState(listing, names, {_resolved(path): path for path in listing}, {**known, **fresh})
+        states[dirs, scope] = state
+        return state
+
+    def loaded_member(state: _GroupState, path: Path, scope: str) -> LoadedStack:
+        from forgec.codecs.stack import duplicate_id_diagnostic, load_stack_file
+
+        if path not in state.loaded:
+            loaded = load_stack_file(path, scope=scope, supported_slots=slots)
+            others = state.names[path]
+            if others is not None:
+                loaded.diagnostics.append(duplicate_id_diagnostic(loaded, others))
+            state.loaded[path] = loaded
+        return state.loaded[path]
+
+    def per_file(target: Target) -> list[FileResult] | None:
+        """A stack target of a folder group, each file's result cached on its own (None: not this way)."""
+        assert cache is not None and target.group is not None
+        scope = target.scope if target.path is None else "project"  # as group_of and member above
+        state = members(target.group, scope)
+        if state is None:
+            return None
+        if target.path is None:
+            arg, base = target.display_base or ("", cwd.resolve())
+            pairs = [(path, os.path.normpath(os.path.join(arg, os.path.relpath(os.fspath(path), base))))
+                     for path in state.listing]  # fmt: skip
         else:
-            found = None
-            if target.group is not None:
-                found = member(target.group, target.path)
-            if found is None:
-                # not in a group, or not something the group loader lists (a YAML file, a legacy
-                # file shadowed by the primary folder): load it on its own
-                found = load_stack_file(target.path, scope="project", supported_slots=slots)
-            if _is_context(found):
+            match = state.resolved.get(target.path)
+            if match is None:
+                return None
+            pairs = [(match, target.display)]
+        out: list[FileResult] = []
+        for path, display in pairs:
+            key = cache.member_key(path, [scope, display, state.names[path], str(target.path), str(cwd)])
+            hit = cache.get(key) if key is not None else None
+            if hit is not None:
+                out.extend(hit)
+                continue
+            loaded = loaded_member(state, path, scope)
+            if target.path is not None and _is_context(loaded):
                 from forgec.lint.context import lint_context_file
 
-                results.append(lint_context_file(target.path, target.display))
+                checked = [lint_context_file(target.path, target.display)]
+            else:
+                checked = [_finish(loaded, display, registry, prefix)]
+            if key is not None:
+                cache.put(key, checked)
+            out.extend(checked)
+        return out
+
+    states: dict[tuple[tuple[Path, ...], str], _GroupState | None] = {}
+    for index, target in enumerate(targets):
+        if cache is not None and target.kind == "stack" and not target.stdin and target.group is not None:
+            answered = per_file(target)
+            if answered is not None:
+                results.extend(answered)
                 continue
-            results.append(_finish(found, target.display, registry, prefix))
+        key = cache.key(target, cwd) if cache is not None else None
+        cached = cache.get(key) if cache is not None and key is not None else None
+        if cached is not None:
+            results.extend(cached)
+            continue
+        checked = check(index, target)
+        if cache is not None and key is not None:
+            cache.put(key, checked)
+        results.extend(checked)
     return _once_each(results, from_stdin)
+
+
+@dataclass(slots=True)
+class _GroupState:
+    """A folder group as the cache sees it in one run: its listing, each file's duplicate-id names
+    (None: its id is its own), the listing by resolved path, and the files loaded so far."""
+
+    listing: list[Path]
+    names: dict[Path, str | None]
+    resolved: dict[Path, Path]
+    loaded: dict[Path, LoadedStack]
 
 
 def _is_context(loaded: LoadedStack) -> bool:
@@ -250,18 +389,24 @@ def lint(
     stdin_filename: str | None = None,
     paths: Sequence[str] = (),
     check_auth: bool = False,
+    cache: ResultCache | None = None,
 ) -> LintReport:
     """Check the discovered targets and report them under ``selection``.
 
     ``strict`` None takes ``[tool.forgec] strict``.  The plugin setup's findings that concern the
     run rather than a file (FG951 untrusted, FG952 not installed) are the report's
-    ``setup_diagnostics``; they are all there when no file was checked.
+    ``setup_diagnostics``; they are all there when no file was checked.  ``cache``: see
+    :func:`lint_targets` (``forgec validate`` passes one unless ``--no-cache``).
     """
-    from forgec.lint.agents import with_catalog_targets
     from forgec.plugins import needs_plugin
 
-    targets = with_catalog_targets(found.targets, env)
-    results = lint_targets(targets, env=env, read_stdin=read_stdin, stdin_filename=stdin_filename, check_auth=check_auth)
+    targets = found.targets
+    if any(t.kind == "profile" for t in targets):
+        from forgec.lint.agents import with_catalog_targets
+
+        targets = with_catalog_targets(targets, env)
+    results = lint_targets(targets, env=env, read_stdin=read_stdin, stdin_filename=stdin_filename,
+                           check_auth=check_auth, cache=cache)
     env.plugins.note_untrusted(any(needs_plugin(result.diagnostics) for result in results))
     report = select_findings(results, selection, strict=env.settings.strict if strict is None else strict)
     setup = env.plugin_diagnostics

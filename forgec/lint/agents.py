@@ -29,7 +29,7 @@ from forgec.source import resolve_spans
 from forgec.workspace import Target, shown_path
 
 if TYPE_CHECKING:
-    from forgec.agents.profiles import ProfileWorkspace
+    from forgec.agents.profiles import ProfileWorkspace, StackGroupLoader
     from forgec.codecs.catalog import Catalog
     from forgec.codecs.profile import LoadedProfile
     from forgec.environment import Environment
@@ -72,7 +72,7 @@ def _catalog(env: Environment) -> Catalog | None:
         return None
 
 
-def _workspace_for(target: Target, env: Environment | None) -> ProfileWorkspace:
+def _workspace_for(target: Target, env: Environment | None, load_group: StackGroupLoader | None = None) -> ProfileWorkspace:
     """The profiles and stacks a profile target is read with: its project's and the global ones."""
     from forgec.agents.profiles import load_workspace
 
@@ -80,7 +80,7 @@ def _workspace_for(target: Target, env: Environment | None) -> ProfileWorkspace:
     project = folder.parent.parent.parent if target.scope == "project" and target.group else None
     global_dir = folder.parent if target.scope == "global" else (env.global_forge_dir if env else None)
     slots = env.supported_slots if env is not None else None
-    return load_workspace(project, global_dir=global_dir, trusted=True, supported_slots=slots)
+    return load_workspace(project, global_dir=global_dir, trusted=True, supported_slots=slots, load_group=load_group)
 
 
 def profile_findings(
@@ -110,7 +110,8 @@ def profile_findings(
 
 
 def _lint_profiles(
-    target: Target, env: Environment | None, cache: dict[tuple[Path, ...], ProfileWorkspace], check_auth: bool
+    target: Target, env: Environment | None, cache: dict[tuple[Path, ...], ProfileWorkspace], check_auth: bool,
+    load_group: StackGroupLoader | None = None,
 ) -> list[FileResult]:
     from forgec.codecs.profile import load_profile_file
 
@@ -120,7 +121,7 @@ def _lint_profiles(
         loaded = load_profile_file(target.path, scope=target.scope)
         return [_result(target.display, loaded, profile_findings(loaded, None, env, check_auth=check_auth))]
     if target.group not in cache:
-        cache[target.group] = _workspace_for(target, env)
+        cache[target.group] = _workspace_for(target, env, load_group)
     workspace = cache[target.group]
     folder = target.group[0].resolve()
     members = [p for p in workspace.profiles if Path(p.path).resolve().parent == folder]
@@ -163,14 +164,17 @@ def _lint_catalog(target: Target) -> FileResult:
 
 
 def lint_agent_targets(
-    targets: Sequence[Target], *, env: Environment | None = None, check_auth: bool = False
+    targets: Sequence[Target], *, env: Environment | None = None, check_auth: bool = False,
+    load_group: StackGroupLoader | None = None,
 ) -> dict[int, list[FileResult]]:
-    """The results of every profile, config and catalog target, keyed by the target's index."""
+    """The results of every profile, config and catalog target, keyed by the target's index.
+    ``load_group`` loads the stack folder groups profiles are resolved against (see
+    :func:`forgec.agents.profiles.load_stacks`; the caller's loads shared with the stack targets)."""
     cache: dict[tuple[Path, ...], ProfileWorkspace] = {}
     out: dict[int, list[FileResult]] = {}
     for index, target in enumerate(targets):
         if target.kind == "profile":
-            out[index] = _lint_profiles(target, env, cache, check_auth)
+            out[index] = _lint_profiles(target, env, cache, check_auth, load_group)
         elif target.kind == "config":
             out[index] = [_lint_config(target)]
         elif target.kind == "catalog":

@@ -9,6 +9,7 @@ needed to lint such a stack.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -34,21 +35,32 @@ SCRIPT = """
 import json, sys
 from forgec.cli import main
 try:
-    main(["validate", "--format", "json", sys.argv[1]])
+    main(["validate", "--format", "json", *sys.argv[1:]])
 except SystemExit:
     pass
 heavy = ("lark", "regex", "importlib.metadata", "ruamel.yaml", "rich", "icu", "jsonschema",
-         "forgec.js.regex.pattern", "forgec.js.regex._unicode_data")
+         "forgec.js.regex.pattern", "forgec.js.regex._unicode_data", "hashlib")
 print(json.dumps(sorted(m for m in heavy if m in sys.modules)), file=sys.stderr)
 """
 
 
 def test_validate_does_not_import_heavy_modules(tmp_path: Path) -> None:
+    """Both with the on-disk cache being filled and answered from it (``hashlib`` too: the cache
+    hashes with ``_blake2``, as importing hashlib loads OpenSSL), and with ``--no-cache``."""
     path = tmp_path / "cold.json"
     path.write_text(json.dumps(STACK), encoding="utf-8")
-    done = subprocess.run([sys.executable, "-c", SCRIPT, str(path)], capture_output=True, text=True, check=False)
-    report = json.loads(done.stdout)
-    codes = [d["code"] for f in report["files"] for d in f["diagnostics"]]
-    assert "FG210" in codes  # {{weather}}: the plugin note path ran
-    assert any("Unterminated group" in d["message"] for f in report["files"] for d in f["diagnostics"])
-    assert json.loads(done.stderr.strip().splitlines()[-1]) == []
+    env = {**os.environ, "FORGEC_CACHE_DIR": str(tmp_path / "cache"), "FORGEC_DEBUG_CACHE": "1"}
+    env.pop("FORGEC_NO_CACHE", None)
+    reports = []
+    for run, extra in enumerate(((), (), ("--no-cache",))):
+        done = subprocess.run([sys.executable, "-c", SCRIPT, str(path), *extra], capture_output=True, text=True,
+                              check=False, env=env)  # fmt: skip
+        report = json.loads(done.stdout)
+        codes = [d["code"] for f in report["files"] for d in f["diagnostics"]]
+        assert "FG210" in codes  # {{weather}}: the plugin note path ran
+        assert any("Unterminated group" in d["message"] for f in report["files"] for d in f["diagnostics"])
+        assert json.loads(done.stderr.strip().splitlines()[-1]) == []
+        if run == 1:
+            assert "1 target(s) from the cache" in done.stderr
+        reports.append(report)
+    assert reports[0] == reports[1] == reports[2]
