@@ -195,7 +195,7 @@ def test_a_rule_the_prefilter_skips_everywhere_is_still_charged_its_wall_time(mo
     stack = {"id": "s", "items": [], "regex": {"rules": [rule]}}
     messages = [{"role": "user", "content": "no stripes here"}] * 3
     apply_to_messages(stack, messages, "compiled", [], RegexBudget())  # compiled and cached before the clock moves
-    monkeypatch.setattr(rx, "time", _Clock())
+    monkeypatch.setattr(rx, "_clock", _Clock().monotonic)  # the seam both builds read at call time
     budget = RegexBudget(seconds=5.0, per_call=1.0)
     assert apply_to_messages(stack, messages, "compiled", [], budget) is messages
     assert budget.spent == 1.0  # one reading before the rule, one after: the whole loop, nothing twice
