@@ -198,16 +198,8 @@ ROWS: dict[str, Callable[[Path], Workload]] = {
     "items-1000": _items_row,
 }
 
-# helper rows kept in a sibling script register themselves here when it exists
-try:  # pragma: no cover - optional
-    sys.path.insert(0, str(HERE))
-    import bench_scale_rules  # type: ignore[import-not-found]
-
-    ROWS.update(getattr(bench_scale_rules, "ROWS", {}))
-except ImportError:
-    pass
-finally:
-    sys.path.remove(str(HERE))
+# The regex-rules and import rows live in bench_scale_rules.py, with their own command line (their
+# timing functions take a repetition count and return a digest, not a Workload).
 
 
 # --- running -------------------------------------------------------------------------------------
