@@ -14,6 +14,8 @@ import time
 from array import array
 from collections.abc import Callable, Sequence
 from functools import lru_cache
+from itertools import compress, repeat
+from operator import and_, contains, not_, or_
 from typing import Any
 
 from ._ast import nullable
@@ -25,7 +27,8 @@ from .errors import JSRegexError, JSRegexTimeout
 from .replace import expand_js_replacement, expand_trim_replacement, prepass_dollar_zero
 from .syntax import normalize_flags, parse_checked
 
-__all__ = ["JSMatch", "JSPattern", "JSRegexError", "JSRegexTimeout", "compile_js", "transform_string"]
+__all__ = ["JSMatch", "JSPattern", "JSRegexError", "JSRegexTimeout", "compile_js", "transform_prefiltered",
+           "transform_string"]
 
 
 def _units_view(text: str) -> str:
@@ -161,6 +164,26 @@ class JSPattern:
         haystack = lowered() if self._folded else joined
         return any(n in haystack for n in needles)
 
+    def candidates(self, texts: list[str], lowered: Callable[[], list[str]],
+                   ascii_flags: Callable[[], list[bool]]) -> list[int] | None:
+        """The indexes of ``texts`` :meth:`may_match` accepts, in order, or None when it accepts every text.
+
+        One C-level pass per run over the whole list (``map``/``compress``: no Python code per text), for a
+        caller that runs many rules over the same texts: ``lowered()`` returns ``texts`` lower-cased (under
+        ``i``) and ``ascii_flags()`` their ``str.isascii``, each kept by the caller as the texts change."""
+        needles = self._needles
+        if not needles:
+            if not self._non_ascii:
+                return None
+            return list(compress(range(len(texts)), map(not_, ascii_flags())))
+        haystacks = lowered() if self._folded else texts
+        hits = list(map(contains, haystacks, repeat(needles[0])))
+        for needle in needles[1:]:
+            hits = list(map(or_, hits, map(contains, haystacks, repeat(needle))))
+        if self._non_ascii:
+            hits = list(map(and_, hits, map(not_, ascii_flags())))
+        return list(compress(range(len(texts)), hits))
+
     def __repr__(self) -> str:
         return f"/{self.source}/{self.flags}"
 
@@ -248,7 +271,7 @@ class JSPattern:
     def _timed_out(self) -> JSRegexTimeout:
         return JSRegexTimeout(f"/{self.source}/{self.flags} timed out")
 
-    def _scan(self, view: str, timeout: float | None) -> list[Any]:
+    def _scan(self, view: str, timeout: float | None, lowered: str | None = None) -> list[Any]:
         """The ``regex`` matches of :meth:`iter_view` (on the matchable subject), within ``timeout``.
 
         A pattern whose matching work is proven linear (``_cost.attempt_work``: no unbounded
@@ -262,6 +285,9 @@ class JSPattern:
         run at a fixed offset (``_literal.py``): then each search starts at the run's next occurrence
         (``str.find``), skipping text the engine would scan position by position. Otherwise a loop of
         searches steps as JavaScript's ``lastIndex`` does (past an empty match by one unit).
+
+        ``lowered``: ``view.lower()`` when the caller holds it already (the run of a case-insensitive
+        rule is searched in it).
         """
         subject = self._matchable(view)
         anchor = self._anchor
@@ -286,7 +312,7 @@ class JSPattern:
         needle, offset = "", 0
         if anchor is not None:  # every match has the run `needle` at `offset` from its start
             needle, offset, folded = anchor
-            haystack = view.lower() if folded else view
+            haystack = (view.lower() if lowered is None else lowered) if folded else view
             if len(haystack) != len(view):  # a lower-casing that changes lengths: indexes differ
                 anchor = None
         while True:
@@ -500,6 +526,23 @@ def transform_string(
     """
     if not pattern.may_match(text):
         return text, 0
+    return transform_prefiltered(pattern, text, replace, trim_strings=trim_strings, max_chars=max_chars,
+                                 timeout=timeout)
+
+
+def transform_prefiltered(
+    pattern: JSPattern,
+    text: str,
+    replace: str,
+    *,
+    trim_strings: list[str] | None = None,
+    max_chars: int | None = None,
+    timeout: float = 1.0,
+    lowered: str | None = None,
+) -> tuple[str, int]:
+    """:func:`transform_string` on a text :meth:`JSPattern.may_match` (or :meth:`JSPattern.candidates`)
+    has accepted already: the regex pass checks every text of a call site at once, and a second check
+    per text lower-cased it again under ``i``. ``lowered``: ``text.lower()`` when the caller holds it."""
     head = ""
     body = text
     if max_chars is not None:
@@ -527,7 +570,7 @@ def transform_string(
         result = _joined(head + (body.replace(literal, replace) if pattern.global_ else body.replace(literal, replace, 1)))
     else:
         view = pattern.view(body)
-        found = pattern._scan(view, timeout)
+        found = pattern._scan(view, timeout, lowered if view is text else None)
         count = len(found)
         if not count:
             return text, 0
