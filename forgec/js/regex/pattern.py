@@ -152,18 +152,6 @@ class JSPattern:
             return needles[0] in text
         return any(n in text for n in needles)
 
-    def may_match_joined(self, joined: str, lowered: Callable[[], str]) -> bool:
-        """:meth:`may_match` for many texts at once, ``joined`` by NUL characters (``lowered()`` returns
-        the same lower-cased): False when none of them can match. A run holding a NUL could straddle two
-        texts, so the answer is True then."""
-        if self._non_ascii and joined.isascii():
-            return False
-        needles = self._needles
-        if not needles or any("\x00" in n for n in needles):
-            return True
-        haystack = lowered() if self._folded else joined
-        return any(n in haystack for n in needles)
-
     def candidates(self, texts: list[str], lowered: Callable[[], list[str]],
                    ascii_flags: Callable[[], list[bool]]) -> list[int] | None:
         """The indexes of ``texts`` :meth:`may_match` accepts, in order, or None when it accepts every text.
