@@ -18,7 +18,7 @@ from itertools import compress, repeat
 from operator import and_, contains, not_, or_
 from typing import Any
 
-from ._ast import nullable
+from ._ast import BackRef, Group, Node, Seq, descendants, nullable
 from ._cost import SEARCH_STEP_SECONDS, attempt_work
 from ._emit import Emitted, emit
 from ._literal import RequiredLiteral, literal_text, needs_non_ascii, required_literal
@@ -400,7 +400,7 @@ def _compile(pattern: str, flags: str) -> JSPattern:
     try:
         parsed = parse_checked(pattern, flags)
         emitted = _emit_affordable(parsed, pattern, flags)
-        compiled = _compile_emitted(emitted.pattern, flags)
+        compiled = _compile_emitted(emitted.pattern, flags, _always_set(parsed.tree))
     except _TooCostly:
         raise _unsupported(pattern, flags, "its nested repetitions are too costly to compile") from None
     except RecursionError:  # nesting deeper than Python's stack (the emitter's or regex's compiler)
@@ -419,7 +419,33 @@ _ASCII_BOUNDARY = "(?:(?<=[0-9A-Z\\u005fa-z])(?![0-9A-Z\\u005fa-z])|(?<![0-9A-Z\
 _ASCII_NON_BOUNDARY = "(?:(?<=[0-9A-Z\\u005fa-z])(?=[0-9A-Z\\u005fa-z])|(?<![0-9A-Z\\u005fa-z])(?![0-9A-Z\\u005fa-z]))"
 
 
-def _compile_emitted(text: str, flags: str) -> Any:
+def _always_set(tree: Node) -> tuple[int, ...]:
+    """The groups every backreference to which runs after the group has matched: the group is an item
+    of the pattern's top-level sequence and every reference to it a later item of that sequence (none
+    inside a quantifier, an alternative or a lookaround, where the group could be unset or reset).
+
+    The emitter writes a reference as ``(?(gN)(?P=gN))`` (JavaScript: a group without a value matches
+    empty), a conditional ``regex`` evaluates at every attempt (``/(\\w+) \\1\\b/i``: ~25 % of its search
+    time); for these groups the condition is always true, so :func:`_compile_emitted` writes the plain
+    reference."""
+    items = tree.items if isinstance(tree, Seq) else [tree]
+    matched: set[int] = set()
+    later: dict[int, int] = {}  # group -> top-level references after it
+    for item in items:
+        if isinstance(item, Group) and item.index is not None:
+            matched.add(item.index)
+        elif isinstance(item, BackRef) and item.index in matched:
+            later[item.index] = later.get(item.index, 0) + 1
+    if not later:
+        return ()
+    every: dict[int, int] = {}
+    for node in descendants(tree):
+        if isinstance(node, BackRef) and node.index is not None:
+            every[node.index] = every.get(node.index, 0) + 1
+    return tuple(sorted(g for g, n in later.items() if every.get(g) == n))
+
+
+def _compile_emitted(text: str, flags: str, always_set: tuple[int, ...] = ()) -> Any:
     """``regex.compile`` of the emitted pattern, with JavaScript's ASCII word boundaries as ``regex``'s own.
 
     The emitter spells ``\\b`` as four lookarounds over the word class, which the engine tries at every
@@ -430,8 +456,14 @@ def _compile_emitted(text: str, flags: str) -> Any:
     the word class has two more members (ſ, K) and stays spelled out. The text is exact: the emitter
     escapes every other ``(`` inside classes and literals, so the spelling can only be a boundary, and
     the compile estimate (``_cost.py``) is taken on the emitted text before this step.
+
+    References to the ``always_set`` groups (:func:`_always_set`) lose their ``(?(gN)…)`` condition.
     """
     import regex
+
+    for index in always_set:
+        for name in (f"g{index}", f"b{index}"):
+            text = text.replace(f"(?({name})(?P={name}))", f"(?P={name})")
 
     if ("i" not in flags or "u" not in flags) and _ASCII_BOUNDARY[:7] in text and "\\p" not in text and "\\P" not in text:
         native = text.replace(_ASCII_BOUNDARY, "\\b").replace(_ASCII_NON_BOUNDARY, "\\B")

@@ -187,3 +187,45 @@ def test_the_timeout_is_dropped_only_where_the_work_is_proven_to_fit(pattern: st
     compiled._anchor = None  # search by the engine from every position (the bound covers that)
     transform_string(compiled, text, "x", timeout=1.0)
     assert recorder.timeouts and all((t is not None) == clocked for t in recorder.timeouts)
+
+
+@pytest.mark.parametrize(
+    ("pattern", "expected"),
+    [
+        (r"(\w+) \1\b", (1,)),
+        (r"(a)\1(b)\2\1", (1, 2)),
+        (r"(a)(?:\1)*", ()),  # a reference inside a quantifier
+        (r"(a)|\1", ()),  # inside an alternative
+        (r"\1(a)", ()),  # before its group
+        (r"(?<=\1(a))b", ()),  # inside a lookbehind
+        (r"((a)) \2", ()),  # a group inside a group: not a top-level item
+        (r"(a) \1 (?:\1)?", ()),  # one reference of two is optional
+        (r"(?<n>a)\k<n>", (1,)),
+    ],
+)
+def test_always_set_groups(pattern: str, expected: tuple[int, ...]) -> None:
+    from forgec.js.regex.pattern import _always_set
+
+    assert _always_set(parse_checked(pattern, "").tree) == expected
+
+
+def test_plain_references_match_as_the_conditional_ones_on_every_node_vector() -> None:
+    """Where ``_always_set`` drops the ``(?(gN)…)`` condition of a reference, the compiled pattern finds
+    the same matches and captures as the emitted one (the condition is always true there)."""
+    import regex
+
+    checked = 0
+    for v in VECTORS:
+        try:
+            pattern = compile_js(v["pattern"], v["flags"])
+        except JSRegexError:
+            continue
+        if pattern.regex.pattern.count("(?(") == pattern.emitted_pattern.count("(?("):
+            continue
+        conditional = regex.compile(pattern.emitted_pattern, pattern.regex.flags)
+        for text in (v["text"], v["text"] * 2 + "x"):
+            subject = pattern._matchable(pattern.view(text))
+            got = [(m.span(), m.groups()) for m in pattern.regex.finditer(subject)]
+            assert got == [(m.span(), m.groups()) for m in conditional.finditer(subject)], v["pattern"]
+            checked += 1
+    assert checked > 20
