@@ -283,7 +283,7 @@ def _transform(
     ``prefiltered``: the caller has checked ``text`` with the pattern's prefilter already
     (:meth:`_Texts.candidates`), and ``lowered`` is ``text.lower()`` when it holds that."""
     engine = _ENGINE or _engine()
-    remaining = budget.remaining()
+    remaining = budget.seconds - budget.spent  # ``budget.remaining()``: this runs per segment
     if remaining <= 0:
         raise _OverBudget
     timeout = min(budget.per_call, remaining)
@@ -455,9 +455,10 @@ class _Texts:
         owner = self.owner
         return [k for k in segments if owner[k] in allowed]
 
-    def lowered_at(self, k: int) -> str | None:
-        """Segment ``k`` lower-cased, when the copies are kept (a case-insensitive rule ran)."""
-        return None if self._lowered is None else self._lowered[k]
+    def kept_lowered(self) -> list[str] | None:
+        """The lower-cased copies, when they are kept (a case-insensitive rule ran): a search under ``i``
+        that starts at its run's next place reads them instead of lowering the text again."""
+        return self._lowered
 
     def apply(self, messages: list[Any], edits: list[tuple[int, str]]) -> list[Any]:
         """``messages`` with the segments ``edits`` names (ascending) replaced: a new list, a new dict for
@@ -504,9 +505,11 @@ def _run_rules(
         current = messages
         try:
             segments = texts.texts
-            for k in texts.candidates(rule, n, roles):
+            found = texts.candidates(rule, n, roles)
+            lowered = texts.kept_lowered()
+            for k in found:
                 text = segments[k]
-                new_text, count = _transform(rule, text, budget, True, texts.lowered_at(k))
+                new_text, count = _transform(rule, text, budget, True, None if lowered is None else lowered[k])
                 total += count
                 if new_text != text:
                     changed += 1

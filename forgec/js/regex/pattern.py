@@ -277,11 +277,11 @@ class JSPattern:
         ``lowered``: ``view.lower()`` when the caller holds it already (the run of a case-insensitive
         rule is searched in it).
         """
-        subject = self._matchable(view)
+        subject = view if self._canon is None else view.translate(self._canon)  # ``_matchable``, inline
         anchor = self._anchor
         compiled = self.regex
-        if self._multiline is not None and not any(t in view for t in _OTHER_TERMINATORS):
-            compiled = self._multiline
+        if self._multiline is not None and "\r" not in view and "\u2028" not in view and "\u2029" not in view:
+            compiled = self._multiline  # no line terminator but ``\n`` (``_OTHER_TERMINATORS``)
         if timeout is not None and self._work is not None and (len(view) + 1) * self._work * SEARCH_STEP_SECONDS <= timeout:
             timeout = None  # proven to finish within the time it was given (``_cost.attempt_work``)
         deadline = None if timeout is None else time.monotonic() + timeout
