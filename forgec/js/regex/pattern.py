@@ -12,6 +12,7 @@ import re
 import sys
 import time
 from array import array
+from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 from itertools import compress, repeat
@@ -21,7 +22,7 @@ from typing import Any
 from ._ast import BackRef, Group, Node, Seq, descendants, nullable
 from ._cost import SEARCH_STEP_SECONDS, attempt_work
 from ._emit import Emitted, emit
-from ._literal import RequiredLiteral, literal_text, needs_non_ascii, required_literal
+from ._literal import RequiredLiteral, final_class, literal_text, needs_non_ascii, required_literal
 from ._parser import Parsed
 from .errors import JSRegexError, JSRegexTimeout
 from .replace import expand_js_replacement, expand_trim_replacement, prepass_dollar_zero
@@ -106,7 +107,7 @@ class JSPattern:
                  group_names: dict[str, int],
                  literals: tuple[RequiredLiteral | None, RequiredLiteral | None] = (None, None),
                  nonempty: bool = False, literal_text: str | None = None, non_ascii: bool = False,
-                 work: int | None = None) -> None:
+                 work: int | None = None, final: list[tuple[int, int]] | None = None) -> None:
         self.source = source
         self.flags = flags
         self.global_ = "g" in flags
@@ -134,6 +135,10 @@ class JSPattern:
         self._non_ascii = non_ascii
         #: proven steps of one match attempt (``_cost.attempt_work``), None when unbounded
         self._work = work
+        #: every match ends the text with one of these characters (``_literal.final_class``): its ranges'
+        #: starts and ends, or None
+        self._final: tuple[list[int], list[int]] | None = (
+            None if final is None else ([lo for lo, _hi in final], [hi for _lo, hi in final]))
         #: ``compiled`` with native multiline anchors, for texts with ``\n`` as their only line terminator
         self._multiline = _compile_multiline(compiled) if "m" in flags else None
 
@@ -142,6 +147,8 @@ class JSPattern:
         ``_literal.py``); exact, and cheap: C-level substring searches (in the lower-cased text under ``i``,
         which ``lowered`` computes: a caller running many rules over one text may remember it)."""
         if self._non_ascii and text.isascii():
+            return False
+        if self._final is not None and not self._ends_in_final(text):
             return False
         needles = self._needles
         if not needles:
@@ -160,17 +167,37 @@ class JSPattern:
         caller that runs many rules over the same texts: ``lowered()`` returns ``texts`` lower-cased (under
         ``i``) and ``ascii_flags()`` their ``str.isascii``, each kept by the caller as the texts change."""
         needles = self._needles
-        if not needles:
-            if not self._non_ascii:
-                return None
-            return list(compress(range(len(texts)), map(not_, ascii_flags())))
-        haystacks = lowered() if self._folded else texts
-        hits = list(map(contains, haystacks, repeat(needles[0])))
-        for needle in needles[1:]:
-            hits = list(map(or_, hits, map(contains, haystacks, repeat(needle))))
+        if not needles and not self._non_ascii and self._final is None:
+            return None
+        hits: list[bool] | None = None
+        if needles:
+            haystacks = lowered() if self._folded else texts
+            hits = list(map(contains, haystacks, repeat(needles[0])))
+            for needle in needles[1:]:
+                hits = list(map(or_, hits, map(contains, haystacks, repeat(needle))))
         if self._non_ascii:
-            hits = list(map(and_, hits, map(not_, ascii_flags())))
+            wide = list(map(not_, ascii_flags()))
+            hits = wide if hits is None else list(map(and_, hits, wide))
+        if self._final is not None:  # a Python call per text, for the few patterns ending in ``$``
+            ends = list(map(self._ends_in_final, texts))
+            hits = ends if hits is None else list(map(and_, hits, ends))
+        assert hits is not None  # one of the three checks ran (the first test above)
         return list(compress(range(len(texts)), hits))
+
+    def _ends_in_final(self, text: str) -> bool:
+        """False when ``text`` cannot end a match (``_final``): it is empty, or its last character is in
+        none of the ranges. A surrogate or astral last character is answered True: the view (units, or
+        pairs joined) may end with another character than the text."""
+        final = self._final
+        if final is None:
+            return True
+        if not text:
+            return False
+        last = ord(text[-1])
+        if last >= 0xD800 and (last <= 0xDFFF or last > 0xFFFF):
+            return True
+        k = bisect_right(final[0], last) - 1
+        return k >= 0 and last <= final[1][k]
 
     def __repr__(self) -> str:
         return f"/{self.source}/{self.flags}"
@@ -411,7 +438,7 @@ def _compile(pattern: str, flags: str) -> JSPattern:
         raise _unsupported(pattern, flags, str(exc) or type(exc).__name__) from None
     return JSPattern(pattern, flags, compiled, emitted, parsed.capture_count, parsed.group_names,
                      required_literal(parsed.tree, flags), not nullable(parsed.tree), literal_text(parsed.tree, flags),
-                     needs_non_ascii(parsed.tree, flags), attempt_work(parsed.tree))
+                     needs_non_ascii(parsed.tree, flags), attempt_work(parsed.tree), final_class(parsed.tree, flags))
 
 
 #: what the emitter writes for ``\b`` and ``\B`` with ASCII word characters (every flag set but ``iu``)

@@ -30,7 +30,7 @@ def _plain(pattern: JSPattern) -> JSPattern:
     """The same compiled pattern with every shortcut off: the search loop alone."""
     plain = copy.copy(pattern)
     plain._needles, plain._non_ascii, plain._anchor, plain._nonempty, plain._literal = (), False, None, False, None
-    plain._work, plain._multiline = None, None
+    plain._work, plain._multiline, plain._final = None, None, None
     return plain
 
 
@@ -229,3 +229,36 @@ def test_plain_references_match_as_the_conditional_ones_on_every_node_vector() -
             assert got == [(m.span(), m.groups()) for m in conditional.finditer(subject)], v["pattern"]
             checked += 1
     assert checked > 20
+
+
+@pytest.mark.parametrize(
+    ("pattern", "flags", "ends", "not_ends"),
+    [
+        (r"\s+$", "", [" ", "a\t", "x\u3000", "a\n"], ["", "a", "a b", " a"]),
+        (r"a$", "i", ["A", "ba"], ["ab", ""]),
+        (r"(?:x[ab])+\b$", "g", ["xa", "zxb"], ["xc", "xa "]),
+        (r"k$", "iu", ["k", "K", "\u212a"], ["x"]),
+        (r"\s+$", "", ["a\ud83d", "a\ude3a", "a😺"], []),  # surrogate or astral last character: not judged
+    ],
+)
+def test_final_class_prefilter(pattern: str, flags: str, ends: list[str], not_ends: list[str]) -> None:
+    compiled = compile_js(pattern, flags)
+    assert compiled._final is not None
+    for text in ends:
+        assert compiled.may_match(text), text
+    for text in not_ends:
+        assert not compiled.may_match(text), text
+        assert transform_string(_plain(compiled), text, "X", timeout=10.0) == (text, 0)
+
+
+@pytest.mark.parametrize(("pattern", "flags"), [(r"\s+$", "m"), (r"(a|b)$", ""), (r"x(?=y)$", ""), (r"a$|b", ""),
+                                                (r"a*$", ""), (r"\s+", "")])
+def test_final_class_only_for_the_plain_shape(pattern: str, flags: str) -> None:
+    assert compile_js(pattern, flags)._final is None
+
+
+def test_final_class_with_max_chars_cut() -> None:
+    """``maxChars`` keeps the text's end: the body a rule runs on ends with the text's last character."""
+    compiled = compile_js(r"[ \t]+$", "")
+    assert transform_string(compiled, "a  b  ", "", max_chars=3) == ("a  b", 1)
+    assert transform_string(compiled, "a  b", "", max_chars=3) == ("a  b", 0)
