@@ -24,6 +24,10 @@ single character; the run is then searched in ``text.lower()``. That lowering wo
 character except for the final sigma, whose class (σ, ς, Σ) fails the test, so a window that matches
 lower-cases exactly to the run. Characters without that property (``ſ``/``s`` with ``u``, the Kelvin
 sign, sigma) end the run: the prefilter is weaker there, never wrong.
+
+Two more facts of the same kind are read here: every match consumes a non-ASCII character
+(:func:`needs_non_ascii`), and every match ends the text with a character of one class
+(:func:`final_class`, for ``/\\s+$/`` and its kind).
 """
 
 from __future__ import annotations
