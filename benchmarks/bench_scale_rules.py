@@ -19,7 +19,8 @@ Rows:
 
 With ``--trees`` every row runs in a fresh subprocess per tree (``PYTHONPATH`` = that tree), the trees
 interleaved round by round, and the best time per tree and row is printed with the ratio and the load
-average: the only honest comparison on a shared, loaded machine.
+average: the only honest comparison on a shared, loaded machine. ``--cpu`` times the thread's CPU time
+instead of the wall clock (on a machine whose load swings, the steadier of the two).
 """
 
 from __future__ import annotations
@@ -35,6 +36,8 @@ from pathlib import Path
 from typing import Any
 
 FIXTURES = Path(os.environ.get("FORGEC_FIXTURES", "/work/shared/fixtures/sillytavern"))
+#: the clock the ``rules`` row reads (``--cpu``: the thread's CPU time)
+CLOCK = time.perf_counter
 
 # --- the rules workload ---------------------------------------------------------------------------
 
@@ -188,9 +191,9 @@ def time_rules(reps: int) -> tuple[float, str]:
     first = dumps_report(compile_report(stack, context).to_report())  # compiles the 100 patterns once
     times = []
     for _ in range(reps):
-        start = time.perf_counter()
+        start = CLOCK()
         compile_report(stack, context).to_report()
-        times.append(time.perf_counter() - start)
+        times.append(CLOCK() - start)
     import hashlib
 
     return min(times), hashlib.sha256(first.encode("utf-8", "surrogatepass")).hexdigest()[:12]
@@ -260,7 +263,7 @@ def _selected(rows: str) -> list[str]:
     return names
 
 
-def _compare(trees: str, rows: list[str], rounds: int, reps: int) -> None:
+def _compare(trees: str, rows: list[str], rounds: int, reps: int, cpu: bool = False) -> None:
     pairs = [t.split("=", 1) for t in trees.split(",")]
     best: dict[tuple[str, str], float] = {}
     digests: dict[tuple[str, str], str] = {}
@@ -269,13 +272,14 @@ def _compare(trees: str, rows: list[str], rounds: int, reps: int) -> None:
             for label, tree in pairs:
                 env = dict(os.environ, PYTHONPATH=str(Path(tree).resolve()))
                 out = subprocess.run(
-                    [sys.executable, __file__, "--rows", row, "--reps", str(reps), "--raw"],
+                    [sys.executable, __file__, "--rows", row, "--reps", str(reps), "--raw", *(["--cpu"] if cpu else [])],
                     env=env, check=True, capture_output=True, text=True, cwd=tempfile.gettempdir(),
                 ).stdout.split()
                 key = (label, row)
                 best[key] = min(best.get(key, float("inf")), float(out[0]))
                 digests[key] = out[1]
-    print(f"load average {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f}; best of {rounds}x{reps} per tree")
+    clock = "thread CPU time" if cpu else "wall time"
+    print(f"load average {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f}; best of {rounds}x{reps} per tree ({clock})")
     for row in rows:
         base = best[(pairs[0][0], row)]
         cells = "  ".join(f"{label} {best[(label, row)] * 1000:8.1f} ms [{digests[(label, row)]}]"
@@ -290,12 +294,16 @@ def main() -> None:
     parser.add_argument("--reps", type=int, default=7, help="timed repetitions per process (best kept)")
     parser.add_argument("--trees", help="label=path,label=path: compare trees, interleaved")
     parser.add_argument("--rounds", type=int, default=3, help="processes per tree and row with --trees")
+    parser.add_argument("--cpu", action="store_true", help="time the rules row in thread CPU time, not wall time")
     parser.add_argument("--raw", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--profile", action="store_true", help="print the top functions by own time")
     args = parser.parse_args()
     rows = _selected(args.rows)
+    if args.cpu:
+        global CLOCK
+        CLOCK = time.thread_time
     if args.trees:
-        _compare(args.trees, rows, args.rounds, args.reps)
+        _compare(args.trees, rows, args.rounds, args.reps, args.cpu)
         return
     for row in rows:
         if args.profile:

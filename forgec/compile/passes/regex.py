@@ -278,23 +278,40 @@ def _engine() -> Any:
     return _ENGINE
 
 
-def _transform(rule: SelectedRule, text: str, budget: RegexBudget) -> tuple[str, int]:
-    """One rule on one segment, never waiting longer than the per-call limit or what the budget has left."""
+def _transform(
+    rule: SelectedRule, text: str, budget: RegexBudget, prefiltered: bool = False, lowered: str | None = None
+) -> tuple[str, int]:
+    """One rule on one segment, never waiting longer than the per-call limit or what the budget has left.
+
+    ``prefiltered``: the caller has checked ``text`` with the pattern's prefilter already
+    (:meth:`_Texts.candidates`), and ``lowered`` is ``text.lower()`` when it holds that."""
     engine = _ENGINE or _engine()
-    remaining = budget.remaining()
+    remaining = budget.seconds - budget.spent  # ``budget.remaining()``: this runs per segment
     if remaining <= 0:
         raise _OverBudget
     timeout = min(budget.per_call, remaining)
     start = _clock()
     try:
-        result: tuple[str, int] = engine.transform_string(
-            rule.pattern,
-            text,
-            rule.replace,
-            trim_strings=rule.trim_strings,
-            max_chars=rule.max_chars,
-            timeout=timeout,
-        )
+        result: tuple[str, int]
+        if prefiltered:
+            result = engine.transform_prefiltered(
+                rule.pattern,
+                text,
+                rule.replace,
+                trim_strings=rule.trim_strings,
+                max_chars=rule.max_chars,
+                timeout=timeout,
+                lowered=lowered,
+            )
+        else:
+            result = engine.transform_string(
+                rule.pattern,
+                text,
+                rule.replace,
+                trim_strings=rule.trim_strings,
+                max_chars=rule.max_chars,
+                timeout=timeout,
+            )
         return result
     except engine.JSRegexTimeout as exc:
         raise (_OverBudget if timeout < budget.per_call else _Timeout) from exc
@@ -385,101 +402,98 @@ def _eligible(rule: SelectedRule, n: int, roles: list[str]) -> list[int]:
 
 
 class _Texts:
-    """The text segments of one call site's messages, read once for all its rules: lower-cased copies
-    (rules with ``i`` prefilter on them) and, per version of the list, all segments joined, so a rule
-    none of them can match is dismissed in one C-level search (:meth:`JSPattern.may_match_joined`)."""
+    """The text segments (A5.2a) of one call site's messages, kept for all its rules.
 
-    __slots__ = ("_joined", "_lowered", "_lowered_joined")
+    Segments are held flat, in message order, each with its message index (``owner``) and its part
+    index (``part``, -1 for a string ``content``), so a rule finds the segments it may match with one
+    C-level pass over the list (:meth:`JSPattern.candidates`) instead of a Python call per message.
+    Lower-cased copies (for ``i`` rules) and ``str.isascii`` flags are computed the first time a rule
+    needs them and then kept per segment: a rule that changes a segment updates that segment only
+    (:meth:`apply`), never the others. A rule never adds or removes a segment (it replaces texts)."""
 
-    def __init__(self) -> None:
-        self._lowered: dict[str, str] = {}
-        self._joined: str | None = None
-        self._lowered_joined: str | None = None
+    __slots__ = ("_ascii", "_lowered", "owner", "part", "texts")
 
-    def lower(self, text: str) -> str:
-        low = self._lowered.get(text)
-        if low is None:
-            low = self._lowered[text] = text.lower()
-        return low
+    def __init__(self, messages: list[Any]) -> None:
+        self.texts: list[str] = []
+        self.owner: list[int] = []
+        self.part: list[int] = []
+        self._lowered: list[str] | None = None
+        self._ascii: list[bool] | None = None
+        for i, message in enumerate(messages):
+            if not isinstance(message, dict):
+                continue
+            content = message.get("content")
+            if isinstance(content, str):
+                self._add(content, i, -1)
+            elif isinstance(content, list):
+                for j, part in enumerate(content):
+                    if isinstance(part, dict) and part.get("type") == "text":
+                        text = part.get("text")
+                        if isinstance(text, str):
+                            self._add(text, i, j)
 
-    def may_match_any(self, rule: SelectedRule, messages: list[Any]) -> bool:
-        if self._joined is None:
-            self._joined = "\x00".join(_segments(messages))
-            self._lowered_joined = None
-        return bool(rule.pattern.may_match_joined(self._joined, self._joined_lower))
+    def _add(self, text: str, owner: int, part: int) -> None:
+        self.texts.append(text)
+        self.owner.append(owner)
+        self.part.append(part)
 
-    def _joined_lower(self) -> str:
-        if self._lowered_joined is None:
-            self._lowered_joined = (self._joined or "").lower()
-        return self._lowered_joined
+    def lowered(self) -> list[str]:
+        if self._lowered is None:
+            self._lowered = [t.lower() for t in self.texts]
+        return self._lowered
 
-    def changed(self) -> None:
-        """A rule changed a message: the joined text is stale."""
-        self._joined = self._lowered_joined = None
+    def ascii_flags(self) -> list[bool]:
+        if self._ascii is None:
+            self._ascii = [t.isascii() for t in self.texts]
+        return self._ascii
 
+    def candidates(self, rule: SelectedRule, n: int, roles: list[str]) -> list[int] | range:
+        """The segments ``rule`` runs on, in order: of its eligible messages (``n`` messages,
+        :func:`_eligible`), those its pattern's prefilter does not rule out (``JSPattern.may_match``)."""
+        found = rule.pattern.candidates(self.texts, self.lowered, self.ascii_flags)
+        segments: list[int] | range = range(len(self.texts)) if found is None else found
+        if rule.roles is None and rule.min_depth is None and rule.max_depth is None and rule.max_messages is None:
+            return segments  # every message is eligible
+        allowed = set(_eligible(rule, n, roles))
+        owner = self.owner
+        return [k for k in segments if owner[k] in allowed]
 
-def _segments(messages: list[Any]) -> list[str]:
-    """Every text segment a rule may transform (A5.2a), of every message."""
-    out: list[str] = []
-    for message in messages:
-        if not isinstance(message, dict):
-            continue
-        content = message.get("content")
-        if isinstance(content, str):
-            out.append(content)
-        elif isinstance(content, list):
-            for part in content:
-                if isinstance(part, dict) and part.get("type") == "text" and isinstance(part.get("text"), str):
-                    out.append(part["text"])
-    return out
+    def kept_lowered(self) -> list[str] | None:
+        """The lower-cased copies, when they are kept (a case-insensitive rule ran): a search under ``i``
+        that starts at its run's next place reads them instead of lowering the text again."""
+        return self._lowered
 
-
-def _transform_message(rule: SelectedRule, message: Any, budget: RegexBudget, texts: _Texts) -> tuple[Any, int, int]:
-    """A5.2a: one message; returns (message or the same object, matches, changed segments).
-
-    A segment without the runs every match needs (``JSPattern.may_match``) is skipped before any timing:
-    most rules match few messages, and the check is one C-level substring search."""
-    if not isinstance(message, dict):
-        return message, 0, 0
-    content = message.get("content")
-    may_match = rule.pattern.may_match
-    lower = texts.lower
-    if isinstance(content, str):
-        if not may_match(content, lower):
-            return message, 0, 0
-        new_text, matches = _transform(rule, content, budget)
-        if new_text == content:
-            return message, matches, 0
-        return {**message, "content": new_text}, matches, 1
-    if not isinstance(content, list):
-        return message, 0, 0
-    matches = changed = 0
-    new_content: list[Any] | None = None
-    for j, part in enumerate(content):
-        if not (isinstance(part, dict) and part.get("type") == "text"):
-            continue
-        text = part.get("text")
-        if not isinstance(text, str) or not may_match(text, lower):
-            continue
-        new_text, count = _transform(rule, text, budget)
-        matches += count
-        if new_text != text:
-            changed += 1
-            if new_content is None:
-                new_content = list(content)
-            new_content[j] = {**part, "text": new_text}
-    if new_content is None:
-        return message, matches, 0
-    return {**message, "content": new_content}, matches, changed
+    def apply(self, messages: list[Any], edits: list[tuple[int, str]]) -> list[Any]:
+        """``messages`` with the segments ``edits`` names (ascending) replaced: a new list, a new dict for
+        each changed message (and a new ``content`` list and part dict for a part), the rest shared."""
+        current = list(messages)
+        copied = -1  # the message whose content list was copied last (edits are in segment order)
+        content: list[Any] = []
+        for k, new_text in edits:
+            i, j = self.owner[k], self.part[k]
+            if j < 0:
+                current[i] = {**messages[i], "content": new_text}
+            else:
+                if copied != i:
+                    content = list(messages[i]["content"])
+                    current[i] = {**messages[i], "content": content}
+                    copied = i
+                content[j] = {**content[j], "text": new_text}
+            self.texts[k] = new_text
+            if self._lowered is not None:
+                self._lowered[k] = new_text.lower()
+            if self._ascii is not None:
+                self._ascii[k] = new_text.isascii()
+        return current
 
 
 def _run_rules(
     rules: list[SelectedRule], messages: list[Any], diagnostics: list[Diagnostic], label: str, budget: RegexBudget
 ) -> list[Any]:
     roles = [_role_of(m) for m in messages] if any(r.roles is not None for r in rules) else []
-    texts = _Texts()
+    texts = _Texts(messages)
+    n = len(messages)
     for rule in rules:
-        current = messages
         total = changed = 0
         if budget.exhausted():  # skipped as a whole, even where it would have had nothing to match
             _over_budget(diagnostics, rule, label, budget)
@@ -490,18 +504,21 @@ def _run_rules(
         # ``skip`` instead of ``continue`` inside the try: mypyc cannot compile a continue that
         # crosses a finally (the opt-in compiled build lists this module)
         skip = False
+        edits: list[tuple[int, str]] = []
+        current = messages
         try:
-            if not texts.may_match_any(rule, messages):
-                skip = True  # no segment of any message can match: nothing to report either
-            else:
-                for i in _eligible(rule, len(messages), roles):
-                    new_message, count, segs = _transform_message(rule, messages[i], budget, texts)
-                    total += count
-                    changed += segs
-                    if new_message is not messages[i]:
-                        if current is messages:
-                            current = list(messages)
-                        current[i] = new_message
+            segments = texts.texts
+            found = texts.candidates(rule, n, roles)
+            lowered = texts.kept_lowered()
+            for k in found:
+                text = segments[k]
+                new_text, count = _transform(rule, text, budget, True, None if lowered is None else lowered[k])
+                total += count
+                if new_text != text:
+                    changed += 1
+                    edits.append((k, new_text))
+            if edits:  # inside the timed part: the copies are the rule's time too
+                current = texts.apply(messages, edits)
         except _Timeout:
             _timed_out(diagnostics, rule, label, budget)
             skip = True
@@ -513,8 +530,6 @@ def _run_rules(
         if skip:
             continue
         _stat(diagnostics, rule, total, changed, label)
-        if current is not messages:
-            texts.changed()
         messages = current
     return messages
 

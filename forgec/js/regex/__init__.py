@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .errors import JSRegexError, JSRegexTimeout
-    from .pattern import JSMatch, JSPattern, compile_js, transform_string
+    from .pattern import JSMatch, JSPattern, compile_js, transform_prefiltered, transform_string
     from .replace import expand_js_replacement, expand_trim_replacement, prepass_dollar_zero
     from .syntax import syntax_error
 
@@ -31,6 +31,7 @@ __all__ = [
     "expand_trim_replacement",
     "prepass_dollar_zero",
     "syntax_error",
+    "transform_prefiltered",
     "transform_string",
 ]
 
@@ -42,6 +43,7 @@ _HOME = {
     "JSRegexTimeout": "errors",
     "compile_js": "pattern",
     "transform_string": "pattern",
+    "transform_prefiltered": "pattern",
     "expand_js_replacement": "replace",
     "expand_trim_replacement": "replace",
     "prepass_dollar_zero": "replace",

@@ -24,6 +24,10 @@ single character; the run is then searched in ``text.lower()``. That lowering wo
 character except for the final sigma, whose class (σ, ς, Σ) fails the test, so a window that matches
 lower-cases exactly to the run. Characters without that property (``ſ``/``s`` with ``u``, the Kelvin
 sign, sigma) end the run: the prefilter is weaker there, never wrong.
+
+Two more facts of the same kind are read here: every match consumes a non-ASCII character
+(:func:`needs_non_ascii`), and every match ends the text with a character of one class
+(:func:`final_class`, for ``/\\s+$/`` and its kind).
 """
 
 from __future__ import annotations
@@ -33,7 +37,7 @@ from dataclasses import dataclass
 from . import _casefold as cf
 from ._ast import Alt, Assertion, BackRef, Char, CharClass, ClassEscape, Empty, Group, Look, Node, Quant, Seq
 
-__all__ = ["RequiredLiteral", "literal_text", "needs_non_ascii", "required_literal"]
+__all__ = ["RequiredLiteral", "final_class", "literal_text", "needs_non_ascii", "required_literal"]
 
 #: a consuming item that is not part of a run: its width in view characters, or None when it varies
 _Break = tuple[int | None]
@@ -254,3 +258,37 @@ def literal_text(tree: Node, flags: str) -> str | None:
             return None
         chars.append(chr(item.value))
     return "".join(chars) or None
+
+
+def final_class(tree: Node, flags: str) -> cf.Ranges | None:
+    """The characters the last character of every match is one of, for a pattern whose matches all end
+    at the end of the text (it ends with ``$`` without ``m``, and consumes at least one character just
+    before it): ``/\\s+$/`` cannot match a text that does not end with white space. None otherwise.
+
+    Only the plain shape is read: the pattern's top-level sequence ends with ``$`` (other assertions may
+    sit between), and the consuming item before it is a character or a class, alone or repeated at least
+    once (a group around them is looked into). Lookarounds, alternatives and anything else give None."""
+    if "m" in flags:
+        return None
+    icase, unicode = "i" in flags, "u" in flags
+    items = tree.items if isinstance(tree, Seq) else [tree]
+    if not items or not (isinstance(items[-1], Assertion) and items[-1].kind == "$"):
+        return None
+    return _last_consumed(items, icase, unicode, 0)
+
+
+def _last_consumed(items: list[Node], icase: bool, unicode: bool, depth: int) -> cf.Ranges | None:
+    for item in reversed(items):
+        if isinstance(item, (Assertion, Empty)):
+            continue  # zero-width: the character before it is still the last one consumed
+        node = item.body if isinstance(item, Quant) and item.min >= 1 else item
+        if isinstance(node, Group) and depth < 50:
+            body = node.body
+            return _last_consumed(body.items if isinstance(body, Seq) else [body], icase, unicode, depth + 1)
+        if isinstance(node, Char):
+            values = cf.equivalents(node.value, unicode) if icase else (node.value,)
+            return cf.normalize([(v, v) for v in values])
+        if isinstance(node, (CharClass, ClassEscape)):
+            return _class_ranges(node, icase, unicode)
+        return None
+    return None

@@ -12,20 +12,24 @@ import re
 import sys
 import time
 from array import array
+from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from functools import lru_cache
+from itertools import compress, repeat
+from operator import and_, contains, not_, or_
 from typing import Any
 
-from ._ast import nullable
+from ._ast import BackRef, Group, Node, Seq, descendants, nullable
 from ._cost import SEARCH_STEP_SECONDS, attempt_work
 from ._emit import Emitted, emit
-from ._literal import RequiredLiteral, literal_text, needs_non_ascii, required_literal
+from ._literal import RequiredLiteral, final_class, literal_text, needs_non_ascii, required_literal
 from ._parser import Parsed
 from .errors import JSRegexError, JSRegexTimeout
 from .replace import expand_js_replacement, expand_trim_replacement, prepass_dollar_zero
 from .syntax import normalize_flags, parse_checked
 
-__all__ = ["JSMatch", "JSPattern", "JSRegexError", "JSRegexTimeout", "compile_js", "transform_string"]
+__all__ = ["JSMatch", "JSPattern", "JSRegexError", "JSRegexTimeout", "compile_js", "transform_prefiltered",
+           "transform_string"]
 
 
 def _units_view(text: str) -> str:
@@ -103,7 +107,7 @@ class JSPattern:
                  group_names: dict[str, int],
                  literals: tuple[RequiredLiteral | None, RequiredLiteral | None] = (None, None),
                  nonempty: bool = False, literal_text: str | None = None, non_ascii: bool = False,
-                 work: int | None = None) -> None:
+                 work: int | None = None, final: list[tuple[int, int]] | None = None) -> None:
         self.source = source
         self.flags = flags
         self.global_ = "g" in flags
@@ -131,6 +135,10 @@ class JSPattern:
         self._non_ascii = non_ascii
         #: proven steps of one match attempt (``_cost.attempt_work``), None when unbounded
         self._work = work
+        #: every match ends the text with one of these characters (``_literal.final_class``): its ranges'
+        #: starts and ends, or None
+        self._final: tuple[list[int], list[int]] | None = (
+            None if final is None else ([lo for lo, _hi in final], [hi for _lo, hi in final]))
         #: ``compiled`` with native multiline anchors, for texts with ``\n`` as their only line terminator
         self._multiline = _compile_multiline(compiled) if "m" in flags else None
 
@@ -139,6 +147,8 @@ class JSPattern:
         ``_literal.py``); exact, and cheap: C-level substring searches (in the lower-cased text under ``i``,
         which ``lowered`` computes: a caller running many rules over one text may remember it)."""
         if self._non_ascii and text.isascii():
+            return False
+        if self._final is not None and not self._ends_in_final(text):
             return False
         needles = self._needles
         if not needles:
@@ -149,17 +159,45 @@ class JSPattern:
             return needles[0] in text
         return any(n in text for n in needles)
 
-    def may_match_joined(self, joined: str, lowered: Callable[[], str]) -> bool:
-        """:meth:`may_match` for many texts at once, ``joined`` by NUL characters (``lowered()`` returns
-        the same lower-cased): False when none of them can match. A run holding a NUL could straddle two
-        texts, so the answer is True then."""
-        if self._non_ascii and joined.isascii():
-            return False
+    def candidates(self, texts: list[str], lowered: Callable[[], list[str]],
+                   ascii_flags: Callable[[], list[bool]]) -> list[int] | None:
+        """The indexes of ``texts`` :meth:`may_match` accepts, in order, or None when it accepts every text.
+
+        One C-level pass per run over the whole list (``map``/``compress``: no Python code per text), for a
+        caller that runs many rules over the same texts: ``lowered()`` returns ``texts`` lower-cased (under
+        ``i``) and ``ascii_flags()`` their ``str.isascii``, each kept by the caller as the texts change."""
         needles = self._needles
-        if not needles or any("\x00" in n for n in needles):
+        if not needles and not self._non_ascii and self._final is None:
+            return None
+        hits: list[bool] | None = None
+        if needles:
+            haystacks = lowered() if self._folded else texts
+            hits = list(map(contains, haystacks, repeat(needles[0])))
+            for needle in needles[1:]:
+                hits = list(map(or_, hits, map(contains, haystacks, repeat(needle))))
+        if self._non_ascii:
+            wide = list(map(not_, ascii_flags()))
+            hits = wide if hits is None else list(map(and_, hits, wide))
+        if self._final is not None:  # a Python call per text, for the few patterns ending in ``$``
+            ends = list(map(self._ends_in_final, texts))
+            hits = ends if hits is None else list(map(and_, hits, ends))
+        assert hits is not None  # one of the three checks ran (the first test above)
+        return list(compress(range(len(texts)), hits))
+
+    def _ends_in_final(self, text: str) -> bool:
+        """False when ``text`` cannot end a match (``_final``): it is empty, or its last character is in
+        none of the ranges. A surrogate or astral last character is answered True: the view (units, or
+        pairs joined) may end with another character than the text."""
+        final = self._final
+        if final is None:
             return True
-        haystack = lowered() if self._folded else joined
-        return any(n in haystack for n in needles)
+        if not text:
+            return False
+        last = ord(text[-1])
+        if last >= 0xD800 and (last <= 0xDFFF or last > 0xFFFF):
+            return True
+        k = bisect_right(final[0], last) - 1
+        return k >= 0 and last <= final[1][k]
 
     def __repr__(self) -> str:
         return f"/{self.source}/{self.flags}"
@@ -248,7 +286,7 @@ class JSPattern:
     def _timed_out(self) -> JSRegexTimeout:
         return JSRegexTimeout(f"/{self.source}/{self.flags} timed out")
 
-    def _scan(self, view: str, timeout: float | None) -> list[Any]:
+    def _scan(self, view: str, timeout: float | None, lowered: str | None = None) -> list[Any]:
         """The ``regex`` matches of :meth:`iter_view` (on the matchable subject), within ``timeout``.
 
         A pattern whose matching work is proven linear (``_cost.attempt_work``: no unbounded
@@ -262,12 +300,15 @@ class JSPattern:
         run at a fixed offset (``_literal.py``): then each search starts at the run's next occurrence
         (``str.find``), skipping text the engine would scan position by position. Otherwise a loop of
         searches steps as JavaScript's ``lastIndex`` does (past an empty match by one unit).
+
+        ``lowered``: ``view.lower()`` when the caller holds it already (the run of a case-insensitive
+        rule is searched in it).
         """
-        subject = self._matchable(view)
+        subject = view if self._canon is None else view.translate(self._canon)  # ``_matchable``, inline
         anchor = self._anchor
         compiled = self.regex
-        if self._multiline is not None and not any(t in view for t in _OTHER_TERMINATORS):
-            compiled = self._multiline
+        if self._multiline is not None and "\r" not in view and "\u2028" not in view and "\u2029" not in view:
+            compiled = self._multiline  # no line terminator but ``\n`` (``_OTHER_TERMINATORS``)
         if timeout is not None and self._work is not None and (len(view) + 1) * self._work * SEARCH_STEP_SECONDS <= timeout:
             timeout = None  # proven to finish within the time it was given (``_cost.attempt_work``)
         deadline = None if timeout is None else time.monotonic() + timeout
@@ -286,7 +327,7 @@ class JSPattern:
         needle, offset = "", 0
         if anchor is not None:  # every match has the run `needle` at `offset` from its start
             needle, offset, folded = anchor
-            haystack = view.lower() if folded else view
+            haystack = (view.lower() if lowered is None else lowered) if folded else view
             if len(haystack) != len(view):  # a lower-casing that changes lengths: indexes differ
                 anchor = None
         while True:
@@ -386,7 +427,7 @@ def _compile(pattern: str, flags: str) -> JSPattern:
     try:
         parsed = parse_checked(pattern, flags)
         emitted = _emit_affordable(parsed, pattern, flags)
-        compiled = _compile_emitted(emitted.pattern, flags)
+        compiled = _compile_emitted(emitted.pattern, flags, _always_set(parsed.tree))
     except _TooCostly:
         raise _unsupported(pattern, flags, "its nested repetitions are too costly to compile") from None
     except RecursionError:  # nesting deeper than Python's stack (the emitter's or regex's compiler)
@@ -397,7 +438,7 @@ def _compile(pattern: str, flags: str) -> JSPattern:
         raise _unsupported(pattern, flags, str(exc) or type(exc).__name__) from None
     return JSPattern(pattern, flags, compiled, emitted, parsed.capture_count, parsed.group_names,
                      required_literal(parsed.tree, flags), not nullable(parsed.tree), literal_text(parsed.tree, flags),
-                     needs_non_ascii(parsed.tree, flags), attempt_work(parsed.tree))
+                     needs_non_ascii(parsed.tree, flags), attempt_work(parsed.tree), final_class(parsed.tree, flags))
 
 
 #: what the emitter writes for ``\b`` and ``\B`` with ASCII word characters (every flag set but ``iu``)
@@ -405,7 +446,33 @@ _ASCII_BOUNDARY = "(?:(?<=[0-9A-Z\\u005fa-z])(?![0-9A-Z\\u005fa-z])|(?<![0-9A-Z\
 _ASCII_NON_BOUNDARY = "(?:(?<=[0-9A-Z\\u005fa-z])(?=[0-9A-Z\\u005fa-z])|(?<![0-9A-Z\\u005fa-z])(?![0-9A-Z\\u005fa-z]))"
 
 
-def _compile_emitted(text: str, flags: str) -> Any:
+def _always_set(tree: Node) -> tuple[int, ...]:
+    """The groups every backreference to which runs after the group has matched: the group is an item
+    of the pattern's top-level sequence and every reference to it a later item of that sequence (none
+    inside a quantifier, an alternative or a lookaround, where the group could be unset or reset).
+
+    The emitter writes a reference as ``(?(gN)(?P=gN))`` (JavaScript: a group without a value matches
+    empty), a conditional ``regex`` evaluates at every attempt (``/(\\w+) \\1\\b/i``: ~25 % of its search
+    time); for these groups the condition is always true, so :func:`_compile_emitted` writes the plain
+    reference."""
+    items = tree.items if isinstance(tree, Seq) else [tree]
+    matched: set[int] = set()
+    later: dict[int, int] = {}  # group -> top-level references after it
+    for item in items:
+        if isinstance(item, Group) and item.index is not None:
+            matched.add(item.index)
+        elif isinstance(item, BackRef) and item.index in matched:
+            later[item.index] = later.get(item.index, 0) + 1
+    if not later:
+        return ()
+    every: dict[int, int] = {}
+    for node in descendants(tree):
+        if isinstance(node, BackRef) and node.index is not None:
+            every[node.index] = every.get(node.index, 0) + 1
+    return tuple(sorted(g for g, n in later.items() if every.get(g) == n))
+
+
+def _compile_emitted(text: str, flags: str, always_set: tuple[int, ...] = ()) -> Any:
     """``regex.compile`` of the emitted pattern, with JavaScript's ASCII word boundaries as ``regex``'s own.
 
     The emitter spells ``\\b`` as four lookarounds over the word class, which the engine tries at every
@@ -416,8 +483,14 @@ def _compile_emitted(text: str, flags: str) -> Any:
     the word class has two more members (ſ, K) and stays spelled out. The text is exact: the emitter
     escapes every other ``(`` inside classes and literals, so the spelling can only be a boundary, and
     the compile estimate (``_cost.py``) is taken on the emitted text before this step.
+
+    References to the ``always_set`` groups (:func:`_always_set`) lose their ``(?(gN)…)`` condition.
     """
     import regex
+
+    for index in always_set:
+        for name in (f"g{index}", f"b{index}"):
+            text = text.replace(f"(?({name})(?P={name}))", f"(?P={name})")
 
     if ("i" not in flags or "u" not in flags) and _ASCII_BOUNDARY[:7] in text and "\\p" not in text and "\\P" not in text:
         native = text.replace(_ASCII_BOUNDARY, "\\b").replace(_ASCII_NON_BOUNDARY, "\\B")
@@ -500,6 +573,23 @@ def transform_string(
     """
     if not pattern.may_match(text):
         return text, 0
+    return transform_prefiltered(pattern, text, replace, trim_strings=trim_strings, max_chars=max_chars,
+                                 timeout=timeout)
+
+
+def transform_prefiltered(
+    pattern: JSPattern,
+    text: str,
+    replace: str,
+    *,
+    trim_strings: list[str] | None = None,
+    max_chars: int | None = None,
+    timeout: float = 1.0,
+    lowered: str | None = None,
+) -> tuple[str, int]:
+    """:func:`transform_string` on a text :meth:`JSPattern.may_match` (or :meth:`JSPattern.candidates`)
+    has accepted already: the regex pass checks every text of a call site at once, and a second check
+    per text lower-cased it again under ``i``. ``lowered``: ``text.lower()`` when the caller holds it."""
     head = ""
     body = text
     if max_chars is not None:
@@ -527,7 +617,7 @@ def transform_string(
         result = _joined(head + (body.replace(literal, replace) if pattern.global_ else body.replace(literal, replace, 1)))
     else:
         view = pattern.view(body)
-        found = pattern._scan(view, timeout)
+        found = pattern._scan(view, timeout, lowered if view is text else None)
         count = len(found)
         if not count:
             return text, 0

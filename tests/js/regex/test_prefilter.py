@@ -34,7 +34,7 @@ def _plain(pattern: JSPattern) -> JSPattern:
     plain = JSPattern(pattern.source, pattern.flags, pattern.regex, pattern._emitted, pattern.group_count,
                       pattern.group_names)
     plain._needles, plain._non_ascii, plain._anchor, plain._nonempty, plain._literal = (), False, None, False, None
-    plain._work, plain._multiline = None, None
+    plain._work, plain._multiline, plain._final = None, None, None
     return plain
 
 
@@ -196,3 +196,78 @@ def test_the_timeout_is_dropped_only_where_the_work_is_proven_to_fit(
     monkeypatch.setattr(compiled, "_anchor", None)  # search by the engine from every position (the bound covers that)
     transform_string(compiled, text, "x", timeout=1.0)
     assert recorder.timeouts and all((t is not None) == clocked for t in recorder.timeouts)
+
+
+@pytest.mark.parametrize(
+    ("pattern", "expected"),
+    [
+        (r"(\w+) \1\b", (1,)),
+        (r"(a)\1(b)\2\1", (1, 2)),
+        (r"(a)(?:\1)*", ()),  # a reference inside a quantifier
+        (r"(a)|\1", ()),  # inside an alternative
+        (r"\1(a)", ()),  # before its group
+        (r"(?<=\1(a))b", ()),  # inside a lookbehind
+        (r"((a)) \2", ()),  # a group inside a group: not a top-level item
+        (r"(a) \1 (?:\1)?", ()),  # one reference of two is optional
+        (r"(?<n>a)\k<n>", (1,)),
+    ],
+)
+def test_always_set_groups(pattern: str, expected: tuple[int, ...]) -> None:
+    from forgec.js.regex.pattern import _always_set
+
+    assert _always_set(parse_checked(pattern, "").tree) == expected
+
+
+def test_plain_references_match_as_the_conditional_ones_on_every_node_vector() -> None:
+    """Where ``_always_set`` drops the ``(?(gN)…)`` condition of a reference, the compiled pattern finds
+    the same matches and captures as the emitted one (the condition is always true there)."""
+    import regex
+
+    checked = 0
+    for v in VECTORS:
+        try:
+            pattern = compile_js(v["pattern"], v["flags"])
+        except JSRegexError:
+            continue
+        if pattern.regex.pattern.count("(?(") == pattern.emitted_pattern.count("(?("):
+            continue
+        conditional = regex.compile(pattern.emitted_pattern, pattern.regex.flags)
+        for text in (v["text"], v["text"] * 2 + "x"):
+            subject = pattern._matchable(pattern.view(text))
+            got = [(m.span(), m.groups()) for m in pattern.regex.finditer(subject)]
+            assert got == [(m.span(), m.groups()) for m in conditional.finditer(subject)], v["pattern"]
+            checked += 1
+    assert checked > 20
+
+
+@pytest.mark.parametrize(
+    ("pattern", "flags", "ends", "not_ends"),
+    [
+        (r"\s+$", "", [" ", "a\t", "x\u3000", "a\n"], ["", "a", "a b", " a"]),
+        (r"a$", "i", ["A", "ba"], ["ab", ""]),
+        (r"(?:x[ab])+\b$", "g", ["xa", "zxb"], ["xc", "xa "]),
+        (r"k$", "iu", ["k", "K", "\u212a"], ["x"]),
+        (r"\s+$", "", ["a\ud83d", "a\ude3a", "a😺"], []),  # surrogate or astral last character: not judged
+    ],
+)
+def test_final_class_prefilter(pattern: str, flags: str, ends: list[str], not_ends: list[str]) -> None:
+    compiled = compile_js(pattern, flags)
+    assert compiled._final is not None
+    for text in ends:
+        assert compiled.may_match(text), text
+    for text in not_ends:
+        assert not compiled.may_match(text), text
+        assert transform_string(_plain(compiled), text, "X", timeout=10.0) == (text, 0)
+
+
+@pytest.mark.parametrize(("pattern", "flags"), [(r"\s+$", "m"), (r"(a|b)$", ""), (r"x(?=y)$", ""), (r"a$|b", ""),
+                                                (r"a*$", ""), (r"\s+", "")])
+def test_final_class_only_for_the_plain_shape(pattern: str, flags: str) -> None:
+    assert compile_js(pattern, flags)._final is None
+
+
+def test_final_class_with_max_chars_cut() -> None:
+    """``maxChars`` keeps the text's end: the body a rule runs on ends with the text's last character."""
+    compiled = compile_js(r"[ \t]+$", "")
+    assert transform_string(compiled, "a  b  ", "", max_chars=3) == ("a  b", 1)
+    assert transform_string(compiled, "a  b", "", max_chars=3) == ("a  b", 0)
