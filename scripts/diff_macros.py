@@ -82,29 +82,38 @@ def run(seed: int, count: int) -> dict[str, str]:
     results: dict[str, str] = {}
     texts = _texts(seed, count)
     policies = ["warn", "keep", "error"]
-    shared = VariableStore(session={"topic": "t"})
-    for index, text in enumerate(texts):
-        policy = policies[index % 3]
-        stack = {
-            "defaults": {"unresolvedMacroPolicy": policy},
-            "variables": {"mood": "calm", "n": 3, "obj": {"a": [1, None]}},
-            "items": [{"kind": "slot", "slot": "chat-history"}],
-        }
-        store = shared if index % 5 == 0 else VariableStore(session={"topic": "t"})
-        diagnostics: list[Any] = []
-        out = expand_block(
-            text,
-            item_id=f"i{index}",
-            stack=stack,
-            runtime=runtime,
-            store=store if index % 7 else None,
-            diagnostics=diagnostics,
-            selected_tools=["read", "write"],
-            registry=registry if index % 2 else None,
-            pointer=("items", index, "content"),
-        )
-        diags = [[d.level, d.message, d.code, d.item_id, d.pointer, d.offset, d.length] for d in diagnostics]
-        results[f"text:{index}"] = _hash([text, out, diags, store.turn, store.session])
+    for round_ in (0, 1, 2):  # later rounds meet the caches (parses, findings) the earlier ones filled
+        same = min(round_, 1)  # round 2 repeats round 1 exactly: every cached finding is handed out again
+        shared = VariableStore(session={"topic": "t"})
+        for index, text in enumerate(texts):
+            policy = policies[index % 3]
+            stack = {
+                "defaults": {"unresolvedMacroPolicy": policy},
+                "variables": {"mood": "calm", "n": 3, "obj": {"a": [1, None]}},
+                "items": [{"kind": "slot", "slot": "chat-history"}],
+            }
+            store = shared if index % 5 == 0 else VariableStore(session={"topic": "t"})
+            # ids and pointers that a cache must not confuse: equal in Python, different in JSON
+            ids: list[Any] = [f"i{index}", index % 2, bool(index % 2), None, [index % 2]]
+            item_id = ids[index % 5] if same or index % 4 != 1 else ids[(index + 1) % 5]
+            flip = same or index % 4 != 0  # some pointers: (.., True, ..) first, then (.., 1, ..)
+            pointer = ("items", index % 2 if flip else bool(index % 2), "content") if index % 3 else None
+            diagnostics: list[Any] = []
+            out = expand_block(
+                text,
+                item_id=item_id,
+                stack=stack,
+                runtime=runtime,
+                store=store if index % 7 else None,
+                diagnostics=diagnostics,
+                selected_tools=["read", "write"],
+                registry=registry if index % 2 else None,
+                pointer=pointer,
+            )
+            diags = [
+                [d.level, d.message, d.code, repr(d.item_id), repr(d.pointer), d.offset, d.length] for d in diagnostics
+            ]
+            results[f"text:{round_}:{index}"] = _hash([text, out, diags, store.turn, store.session])
     return results
 
 
