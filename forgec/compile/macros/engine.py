@@ -214,6 +214,11 @@ class MacroContext:
         count = len(self._macro.seps)
         if start >= count:
             return ""
+        if count - start == 1:  # one argument (a setvar's usual value): nothing to join
+            value = self.expand_arg(start)
+            if len(value) * 2 > string_limit():
+                check_parts([value])
+            return value
         parts = [self.expand_arg(i) for i in range(start, count)]
         check_parts(parts, 2 * (len(parts) - 1))
         return "::".join(parts)
@@ -393,15 +398,17 @@ class Session:
                 return self._failed(macro, command, str(failure))
             finally:
                 self.depth -= 1
+            if type(result) is str:
+                return result
             if result is None:
                 self._unresolved(macro)
-                return macro.full(text)
+                return text[macro.start : macro.end]
             return result if isinstance(result, str) else _result_text(result)
         value = lookup(command, self.store, self.static)
         if value is not MISSING:
             return to_macro_text(value)
         self._unresolved(macro)
-        return macro.full(text)
+        return text[macro.start : macro.end]
 
     def _failed(self, macro: Macro, command: str, detail: str, code: str = MACRO_FAILED) -> str:
         """Record ``Macro {{command}} failed: detail`` and keep the macro's text, as pi-forge does."""
