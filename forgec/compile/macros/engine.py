@@ -498,9 +498,9 @@ def _same_pointer(a: tuple[Any, ...] | None, b: tuple[Any, ...] | None) -> bool:
     """Equal pointers, element types included (``("items", 1)`` is not ``("items", True)``)."""
     if a is b:
         return True
-    if a is None or b is None or len(a) != len(b):
+    if a is None or b is None:
         return False
-    return all(type(x) is type(y) and x == y for x, y in zip(a, b, strict=True))
+    return a == b and tuple(map(type, a)) == tuple(map(type, b))
 
 
 def _check_exact(size: int, parts: list[str]) -> int:
