@@ -305,7 +305,8 @@ class Session:
         count = len(nodes)
         if count == 0:
             return ""
-        node = nodes[0]
+        rest = iter(nodes)
+        node = next(rest)
         piece = node if isinstance(node, str) else self.render(node)
         size = len(piece)  # code points: a lower bound of UTF-16 units, at least half of them
         half = string_limit() // 2  # size > half  <=>  size * 2 > limit
@@ -320,8 +321,7 @@ class Session:
         if size > half:
             exact = _check_exact(size, out)
         pending = size  # the first piece's work, counted when the second arrives
-        for index in range(1, count):
-            node = nodes[index]
+        for node in rest:
             piece = node if isinstance(node, str) else render(node)
             append(piece)
             length = len(piece)
