@@ -6,7 +6,10 @@ branch of the engine: every built-in (set/get/clear in each scope, filters, cond
 macros and variables, nesting, unclosed ``{{``, stray ``}}`` and ``::``, surrogate halves, JSON
 values, each unresolved-macro policy, a custom macro that fails, and one session per text or a run
 of texts sharing a variable store (as a stack's blocks do).  Per text it hashes the output, every
-diagnostic (level, message, code, item id, pointer, offset, length) and the store afterwards.
+diagnostic (level, message, code, item id, pointer, offset, length) and the store afterwards.  All
+texts are expanded in three rounds: the later ones meet the caches the first filled (parsed texts,
+findings kept on parsed macros) with item ids and pointers that Python calls equal but JSON prints
+differently (``1``/``True``), then exactly the same inputs again.
 
     python scripts/diff_macros.py --out /tmp/before.json     # on the old tree (PYTHONPATH)
     python scripts/diff_macros.py --out /tmp/after.json      # on the new tree
