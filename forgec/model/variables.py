@@ -68,6 +68,15 @@ def lookup(
     name: str, store: VariableStore | None, static: dict[str, Any] | None, scope: Scope = "any"
 ) -> Any:
     """§4.2: turn -> session -> static; returns :data:`MISSING` when no scope has ``name``."""
+    if scope == "any":  # what every getvar and unknown macro asks: one comparison, not three
+        if store is not None:
+            if name in store.turn:
+                return store.turn[name]
+            if name in store.session:
+                return store.session[name]
+        if isinstance(static, dict) and name in static:
+            return static[name]
+        return MISSING
     if store is not None:
         if scope in ("turn", "any") and name in store.turn:
             return store.turn[name]

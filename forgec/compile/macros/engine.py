@@ -27,7 +27,7 @@ from typing import Any
 
 from forgec.compile.macros.grammar import Macro, Node
 from forgec.diagnostics import Diagnostic
-from forgec.js.values import js_concat, js_len, js_trim
+from forgec.js.values import JS_WHITESPACE, js_concat, js_len
 from forgec.model.runtime import Runtime
 from forgec.model.variables import MISSING, VariableStore, lookup, to_macro_text, to_prompt_text
 from forgec.rules.macros import EXPANSION_TOO_LONG, MACRO_FAILED, UNRESOLVED_MACRO
@@ -76,7 +76,8 @@ class _WorkExhausted(ExpansionTooLong):
 
 
 def string_limit() -> int:
-    return min(MAX_STRING_LENGTH, MAX_BLOCK_LENGTH)
+    """The lower of V8's limit and forgec's cap, read when asked (tests lower either one)."""
+    return MAX_STRING_LENGTH if MAX_STRING_LENGTH < MAX_BLOCK_LENGTH else MAX_BLOCK_LENGTH
 
 
 def check_units(units: int) -> None:
@@ -192,9 +193,17 @@ class MacroContext:
             cache = self._cache = {}
         elif index in cache:
             return cache[index]
-        args = self._macro.args()
+        macro = self._macro
+        args = macro._args  # memoised on the (cached) AST: no call once known
+        if args is None:
+            args = macro.args()
         session = self._session
-        value = session.expand_nodes(args[index]) if 0 <= index < len(args) else ""
+        if 0 <= index < len(args):
+            nodes = args[index]
+            # a plain-text argument (the usual name) is its own expansion: no call, nothing built
+            value = nodes[0] if len(nodes) == 1 and isinstance(nodes[0], str) else session.expand_nodes(nodes)
+        else:
+            value = ""
         if session.work > MAX_BLOCK_WORK and self.name not in _READERS:  # before anything is built from it
             raise _WorkExhausted(0)
         cache[index] = value
@@ -205,13 +214,18 @@ class MacroContext:
         count = len(self._macro.seps)
         if start >= count:
             return ""
+        if count - start == 1:  # one argument (a setvar's usual value): nothing to join
+            value = self.expand_arg(start)
+            if len(value) * 2 > string_limit():
+                check_parts([value])
+            return value
         parts = [self.expand_arg(i) for i in range(start, count)]
         check_parts(parts, 2 * (len(parts) - 1))
         return "::".join(parts)
 
     def name_arg(self, index: int = 0) -> str:
         """A "name argument": the expansion trimmed (§3.5)."""
-        return js_trim(self.expand_arg(index))
+        return self.expand_arg(index).strip(JS_WHITESPACE)  # js_trim, inlined (one call per macro)
 
 
 Renderer = Callable[[MacroContext], "str | None"]
@@ -221,6 +235,7 @@ class Session:
     """One block's expansion session."""
 
     __slots__ = (
+        "_variables",
         "builtins",
         "custom",
         "depth",
@@ -234,7 +249,6 @@ class Session:
         "store",
         "text",
         "unresolved",
-        "variables",
         "work",
     )
 
@@ -264,39 +278,65 @@ class Session:
         self.builtins = builtins
         self.custom = custom
         self.pointer = pointer
-        #: trimmed expression -> (offset, length) of its first completed occurrence
-        self.unresolved: dict[str, tuple[int, int]] = {}
+        #: trimmed expression -> its first completed occurrence (offset and length of the finding)
+        self.unresolved: dict[str, Macro] = {}
         self.depth = 0
         #: characters the block's macros have produced so far (bounded by MAX_BLOCK_WORK)
         self.work = 0
-        self.variables = Variables(store, self.static)
+        self._variables: Variables | None = None
+
+    @property
+    def variables(self) -> Variables:
+        """The §4.5 access object, made on first use: only custom macros and slots ask for it."""
+        variables = self._variables
+        if variables is None:
+            variables = self._variables = Variables(self.store, self.static)
+        return variables
 
     def expand_nodes(self, nodes: list[Node] | tuple[Node, ...]) -> str:
-        """§3.1 over parsed nodes: text as is, each complete macro rendered; never re-scanned."""
-        if len(nodes) == 1 and isinstance(nodes[0], str):
-            return nodes[0]
-        out: list[str] = []
+        """§3.1 over parsed nodes: text as is, each complete macro rendered; never re-scanned.
+
+        Every piece is measured as it arrives, before anything is joined: ``len`` (code points) is a
+        lower bound of the UTF-16 units and at least half of them, so the exact count is only taken
+        once the lower bound passes half the limit.  The block's work grows by every piece of a
+        concatenation (the first piece counted when the second arrives, as a concatenation is only
+        built then), updated before the next macro renders, since that macro checks it.
+        """
+        count = len(nodes)
+        if count == 0:
+            return ""
+        rest = iter(nodes)
+        node = next(rest)
+        piece = node if isinstance(node, str) else self.render(node)
+        size = len(piece)  # code points: a lower bound of UTF-16 units, at least half of them
+        half = string_limit() // 2  # size > half  <=>  size * 2 > limit
+        if count == 1:
+            if size > half:
+                _check_exact(size, [piece])
+            return piece
+        out = [piece]
         append = out.append
         render = self.render
-        size = 0  # code points: a lower bound of UTF-16 units, at least half of them
         exact = -1  # UTF-16 units, counted once the lower bound comes near a limit
-        limit = string_limit()
-        half = limit // 2  # size > half  <=>  size * 2 > limit
-        for count, node in enumerate(nodes, 1):
+        if size > half:
+            exact = _check_exact(size, out)
+        pending = size  # the first piece's work, counted when the second arrives
+        for node in rest:
             piece = node if isinstance(node, str) else render(node)
             append(piece)
-            if count > 1:  # a concatenation: new characters are built
-                self.work += len(piece) + (len(out[0]) if count == 2 else 0)
+            length = len(piece)
+            self.work += length + pending
+            pending = 0
             if exact >= 0:
                 exact += js_len(piece)
                 check_units(exact)
             else:
-                size += len(piece)
+                size += length
                 if size > half:  # near a limit: measure exactly, before anything is joined
-                    if size > limit:  # the lower bound is past the limit already
-                        check_units(size)
-                    exact = sum(js_len(part) for part in out)
-                    check_units(exact)
+                    exact = _check_exact(size, out)
+        text = "".join(out)
+        if text.isascii():
+            return text
         return js_concat(out)  # halves of a surrogate pair that meet here form the character
 
     def expand_block(self, nodes: list[Node] | tuple[Node, ...]) -> str:
@@ -328,7 +368,7 @@ class Session:
         if command is None:
             command = macro.command(text)
         if not command:
-            return macro.full(text)
+            return text[macro.start : macro.end]
         renderer = self.builtins.get(command)
         if renderer is None:
             renderer = self.custom.get(command)
@@ -358,15 +398,17 @@ class Session:
                 return self._failed(macro, command, str(failure))
             finally:
                 self.depth -= 1
+            if type(result) is str:
+                return result
             if result is None:
                 self._unresolved(macro)
-                return macro.full(text)
+                return text[macro.start : macro.end]
             return result if isinstance(result, str) else _result_text(result)
         value = lookup(command, self.store, self.static)
         if value is not MISSING:
             return to_macro_text(value)
         self._unresolved(macro)
-        return macro.full(text)
+        return text[macro.start : macro.end]
 
     def _failed(self, macro: Macro, command: str, detail: str, code: str = MACRO_FAILED) -> str:
         """Record ``Macro {{command}} failed: detail`` and keep the macro's text, as pi-forge does."""
@@ -400,9 +442,11 @@ class Session:
         return self._failed(macro, command, detail, EXPANSION_TOO_LONG)
 
     def _unresolved(self, macro: Macro) -> None:
-        expression = macro.expression(self.text)
+        expression = macro._expression  # memoised on the (cached) AST: no call once known
+        if expression is None:
+            expression = macro.expression(self.text)
         if expression not in self.unresolved:
-            self.unresolved[expression] = (macro.start, macro.end - macro.start)
+            self.unresolved[expression] = macro
 
     def report_unresolved(self) -> None:
         """§3.4: one diagnostic per distinct expression, in first-completion order, per the policy."""
@@ -412,18 +456,62 @@ class Session:
         if policy == "keep":
             return
         level = "error" if policy == "error" else "warning"
-        for expression, (offset, length) in self.unresolved.items():
-            self.diagnostics.append(
-                Diagnostic(
-                    level,  # type: ignore[arg-type]
-                    f"Unresolved macro: {{{{{expression}}}}}",
-                    UNRESOLVED_MACRO,
-                    item_id=self.item_id,
-                    pointer=self.pointer,
-                    offset=offset,
-                    length=length,
-                )
-            )
+        append = self.diagnostics.append
+        for expression, macro in self.unresolved.items():
+            append(unresolved_diagnostic(macro, expression, level, self.item_id, self.pointer))
+
+
+def unresolved_diagnostic(macro: Macro, expression: str, level: str, item_id: Any, pointer: tuple[Any, ...] | None) -> Diagnostic:
+    """§3.4's finding for ``macro`` (the first completed occurrence of ``expression``).
+
+    A :class:`Diagnostic` is immutable, and making one costs more than expanding a small macro, so
+    the finding is kept on the (cached) parsed macro and handed out again while the block it is
+    reported for is the same: same level, same item id, same pointer.  Only string (or absent) ids
+    are kept, since ``1 == True`` in Python but not in the JSON printed (any other raw id gets a new
+    finding each time); pointers are compared with their elements' types.  Everything else in it
+    comes from the macro.
+    """
+    memo = macro._report
+    if (
+        memo is not None
+        and memo[0] == level
+        and memo[1] == item_id  # a str or None: equal only to the same kind
+        and _same_pointer(memo[2], pointer)
+    ):
+        found: Diagnostic = memo[3]
+        return found
+    diagnostic = Diagnostic(
+        level,  # type: ignore[arg-type]
+        f"Unresolved macro: {{{{{expression}}}}}",
+        UNRESOLVED_MACRO,
+        item_id=item_id,
+        pointer=pointer,
+        offset=macro.start,
+        length=macro.end - macro.start,
+    )
+    if item_id is None or type(item_id) is str:
+        macro._report = (level, item_id, pointer, diagnostic)
+    return diagnostic
+
+
+def _same_pointer(a: tuple[Any, ...] | None, b: tuple[Any, ...] | None) -> bool:
+    """Equal pointers, element types included (``("items", 1)`` is not ``("items", True)``)."""
+    if a is b:
+        return True
+    if a is None or b is None:
+        return False
+    return a == b and tuple(map(type, a)) == tuple(map(type, b))
+
+
+def _check_exact(size: int, parts: list[str]) -> int:
+    """``parts`` hold ``size`` code points, past half the limit: fail them, or return their exact UTF-16 units."""
+    if size > string_limit():  # the lower bound is past the limit already
+        check_units(size)
+    exact = 0
+    for part in parts:
+        exact += js_len(part)
+    check_units(exact)
+    return exact
 
 
 def _result_text(result: Any) -> str:

@@ -62,7 +62,7 @@ class Macro:
     memoised: a parse is only ever used with the text it was made from.
     """
 
-    __slots__ = ("_args", "_command", "_raw_args", "end", "parts", "seps", "start")
+    __slots__ = ("_args", "_command", "_expression", "_raw_args", "_report", "end", "parts", "seps", "start")
 
     def __init__(self, start: int, end: int, parts: list[list[Node]], seps: list[int]) -> None:
         self.start = start
@@ -72,6 +72,10 @@ class Macro:
         self._command: str | None = None
         self._args: list[list[Node]] | None = None
         self._raw_args: list[str] | None = None
+        self._expression: str | None = None
+        #: the engine's last unresolved-macro diagnostic for this macro, with what it was made for
+        #: (see :func:`forgec.compile.macros.engine.unresolved_diagnostic`)
+        self._report: tuple[Any, ...] | None = None
 
     def __repr__(self) -> str:
         return f"Macro({self.start}, {self.end}, {self.parts!r})"
@@ -92,7 +96,9 @@ class Macro:
 
     def expression(self, text: str) -> str:
         """The trimmed expression: the key of the unresolved set and of its diagnostic."""
-        return js_trim(text[self.start + 2 : self.end - 2])
+        if self._expression is None:
+            self._expression = js_trim(text[self.start + 2 : self.end - 2])
+        return self._expression
 
     def command(self, text: str) -> str:
         """The first part, trimmed; never expanded (``""`` means "keep the macro, no diagnostic")."""
