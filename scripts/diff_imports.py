@@ -67,7 +67,7 @@ def _library(preset: Path, out: dict[str, str]) -> None:
 
     try:
         raw = loads(preset.read_bytes().decode("utf-8", "replace"))
-    except Exception as exc:  # noqa: BLE001 - a refusal is an output too
+    except Exception as exc:  # a refusal is an output too
         out[f"lib:{preset.parent.name}/{preset.name}"] = _digest(f"parse: {exc}")
         return
     for character in (UNDEFINED, 100000, 100001):

@@ -382,9 +382,21 @@ def js_items(obj: dict[str, Any]) -> Iterator[tuple[str, Any]]:
 
 # --- JSON.stringify (§0.5) -----------------------------------------------------------------------
 
-_SURROGATE = re.compile(r"[\ud800-\udfff]")
 #: a surrogate pair split into two code points (what UTF-16 slicing leaves), to be joined again
 _SPLIT_PAIR = re.compile(r"[\ud800-\udbff][\udc00-\udfff]")
+
+
+def _has_surrogate(text: str) -> bool:
+    """Whether ``text`` holds a surrogate code point: the only ones strict UTF-8 cannot encode.
+
+    The codec's C loop is five to ten times as fast as a ``[\\ud800-\\udfff]`` search, which
+    tests each character against the class (a converted preset quotes over a megabyte of text).
+    """
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
 
 
 def json_quote(text: str) -> str:
@@ -394,7 +406,7 @@ def json_quote(text: str) -> str:
     writes (the short escapes, ``\\u00xx`` in lower case, nothing else), about five times faster than
     a substitution: ``{{json::…}}`` nested in a block escapes strings of tens of millions of units
     (issue 13, family 8)."""
-    if text.isascii() or _SURROGATE.search(text) is None:
+    if text.isascii() or not _has_surrogate(text):
         return _encode_basestring(text)
     # pairs split by UTF-16 slicing are joined again; the lone surrogates left are what UTF-8 cannot
     # encode, and ``backslashreplace`` writes exactly V8's escape for them (``\\udXXX``, lower case),
