@@ -152,9 +152,9 @@ class MacroScan:
         self.cleaned[content] = cleaned
         if trims:
             self.trim_after_comments.add(content)
-        for match in MACRO_NAME_RE.finditer(cleaned):
+        for found in MACRO_NAME_RE.findall(cleaned):
             # The name is ASCII by construction, so str.lower() is JavaScript's toLowerCase here.
-            name = match.group(1).lower()
+            name = found.lower()
             self.detected.setdefault(name, None)
             # E16 deviation: `constructor`/`__proto__` are ordinary names in neither table.
             if name in MIGRATION_NOTES:
