@@ -141,7 +141,8 @@ class MacroScan:
         if "{{" not in content:  # every pattern here starts with "{{"
             self.cleaned[content] = content
             return
-        stripped, comments = COMMENT_RE.subn("", content)
+        # a comment holds "//" (a C-level check; many prompts have macros but no comment)
+        stripped, comments = COMMENT_RE.subn("", content) if "//" in content else (content, 0)
         if comments:
             self.comments_stripped += comments
             self.trim_stripped += len(TRIM_RE.findall(content))
