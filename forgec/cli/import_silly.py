@@ -127,6 +127,7 @@ def import_silly(
             done = import_into_project(
                 preset, character_id, out_dir=out_dir, stack_id=stack_id, dry_run=dry_run, overwrite=overwrite,
                 fidelity_report=report_format == "json", progress=progress, pi_forge_report=pi_forge_report,
+                texts=output_format == "text",  # a JSON dry run shows the files' paths, never their texts
             )  # fmt: skip
     except ImportFailure as failure:
         if output_format == "json":

@@ -122,7 +122,7 @@ def convert_items(
             result.empty += 1
             result.outcomes.append(ItemOutcome(item, item_id, "empty"))
             continue
-        if LAST_USER_RE.search(cleaned):
+        if not result.uses_last_user_message and LAST_USER_RE.search(cleaned):  # once found, found
             result.uses_last_user_message = True
         role_value = member(definition, "role")
         if not js_truthy(role_value):

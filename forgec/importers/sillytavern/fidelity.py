@@ -126,7 +126,11 @@ def build_fidelity(
             content = content if isinstance(content, str) else ""
             if member(definition, "injection_position") == 1:
                 status, reason = APPROXIMATED, "in-chat-depth-lost"
-            elif trim_left_after_comments(content):
+            elif (
+                content in macros.trim_after_comments
+                if content in macros.cleaned
+                else trim_left_after_comments(content)
+            ):
                 status, reason = APPROXIMATED, "block-trim-removed"
             elif outcome.order_disabled:
                 status, reason = CONVERTED, "block-disabled"

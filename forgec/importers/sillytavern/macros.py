@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Final
 
-from .patterns import COMMENT_RE, MACRO_NAME_RE, TRIM_RE, strip_comments_and_trims
+from .patterns import COMMENT_RE, MACRO_NAME_RE, TRIM_RE
 
 NATIVE_MACROS: Final = frozenset(
     {
@@ -127,18 +127,35 @@ class MacroScan:
     migration: dict[str, int] = field(default_factory=dict)
     #: raw text -> the text stripped of comments and ``{{trim}}``, for the conversion that follows
     cleaned: dict[str, str] = field(default_factory=dict, repr=False)
+    #: raw texts that still held a ``{{trim}}`` once comments were removed (the fidelity report's
+    #: ``block-trim-removed``, :func:`~.patterns.trim_left_after_comments` without a second pass)
+    trim_after_comments: set[str] = field(default_factory=set, repr=False)
 
     def scan(self, content: str) -> None:
-        """Count comments and ``{{trim}}`` on the raw text, then names in the cleaned text (E12)."""
+        """Count comments and ``{{trim}}`` on the raw text, then names in the cleaned text (E12).
+
+        Each pattern passes over the text once where it can: the comment count is the number of
+        substitutions that strip them (``findall`` and ``sub`` find the same matches), and without
+        comments the ``{{trim}}`` count on the raw text is that of the substitution too.
+        """
         if "{{" not in content:  # every pattern here starts with "{{"
             self.cleaned[content] = content
             return
-        self.comments_stripped += len(COMMENT_RE.findall(content))
-        self.trim_stripped += len(TRIM_RE.findall(content))
-        cleaned = self.cleaned[content] = strip_comments_and_trims(content)
-        for match in MACRO_NAME_RE.finditer(cleaned):
+        # a comment holds "//" (a C-level check; many prompts have macros but no comment)
+        stripped, comments = COMMENT_RE.subn("", content) if "//" in content else (content, 0)
+        if comments:
+            self.comments_stripped += comments
+            self.trim_stripped += len(TRIM_RE.findall(content))
+            cleaned, trims = TRIM_RE.subn("", stripped) if "{{" in stripped else (stripped, 0)
+        else:
+            cleaned, trims = TRIM_RE.subn("", content)
+            self.trim_stripped += trims
+        self.cleaned[content] = cleaned
+        if trims:
+            self.trim_after_comments.add(content)
+        for found in MACRO_NAME_RE.findall(cleaned):
             # The name is ASCII by construction, so str.lower() is JavaScript's toLowerCase here.
-            name = match.group(1).lower()
+            name = found.lower()
             self.detected.setdefault(name, None)
             # E16 deviation: `constructor`/`__proto__` are ordinary names in neither table.
             if name in MIGRATION_NOTES:

@@ -58,13 +58,30 @@ def cell(value: Any) -> str:
     """
     if not isinstance(value, str) or js_trim(value) == "":
         return "-"
-    text = js_trim(WS_RUN_RE.sub(" ", value))
+    text = _cell_head(value) if len(value) > _CELL_WINDOW else None
+    if text is None:
+        text = js_trim(WS_RUN_RE.sub(" ", value))
     if js_len(text) > 96:
         head = utf16_slice(text, 0, 93)
         if head and 0xD800 <= ord(head[-1]) <= 0xDBFF:
             head = head[:-1]
         text = head + "..."
     return text.replace("|", "\\|")
+
+
+#: how much of a long cell value :func:`_cell_head` collapses (a replacement string can be a whole
+#: HTML page, of which the cell shows 93 units)
+_CELL_WINDOW = 1024
+
+
+def _cell_head(value: str) -> str | None:
+    """The collapsed, trimmed text of ``value``'s first :data:`_CELL_WINDOW` characters when that
+    already holds more than 96 UTF-16 units: the whole value's cell starts with the same 93 units and
+    is cut as well (the whitespace after the window can only lengthen the text).  ``None`` when the
+    window is too short to tell (mostly whitespace); the caller then collapses the whole value.
+    """
+    head = js_trim(WS_RUN_RE.sub(" ", value[:_CELL_WINDOW]))
+    return head if js_len(head) > 96 else None
 
 
 def _dash(value: Any) -> str:

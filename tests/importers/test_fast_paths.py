@@ -1,0 +1,109 @@
+"""The importer's shortcuts (issue 14, stop 23) against the plain computations they replace.
+
+Each shortcut skips work only where the result cannot change: a regex-table cell computed from a window
+of a long value, macro counts taken from the substitutions that strip the text, the fidelity report's
+``{{trim}}`` test taken from the scan, and a JSON dry run that renders no file text.  Random texts built
+from the fragments the patterns care about compare each one with the straightforward version.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from forgec.importers.sillytavern.macros import MacroScan
+from forgec.importers.sillytavern.patterns import (
+    COMMENT_RE,
+    MACRO_NAME_RE,
+    TRIM_RE,
+    WS_RUN_RE,
+    strip_comments_and_trims,
+    trim_left_after_comments,
+)
+from forgec.importers.sillytavern.project import import_into_project
+from forgec.importers.sillytavern.report import cell
+from forgec.js.values import js_len, js_trim, utf16_slice
+
+_FRAGMENTS = (
+    "{{", "}}", "//", "{{//", "{{ //", "{{trim}}", "{{ TRIM }}", "{{Trim\t}}", "tr", "im}}", "{{char}}",
+    "{{user}}", "{{random::a::b}}", "{{lastUserMessage}}", "a", "b c", " ", "\n", "\n\n\n", "\u3000",
+    "\ufeff", "|", "é", "\U0001f600", "x" * 40,
+)  # fmt: skip
+
+
+def _text(rng: random.Random, size: int) -> str:
+    return "".join(rng.choice(_FRAGMENTS) for _ in range(size))
+
+
+def _plain_cell(value: str) -> str:
+    """``cell`` as it was written before the window: collapse and trim the whole value."""
+    if js_trim(value) == "":
+        return "-"
+    text = js_trim(WS_RUN_RE.sub(" ", value))
+    if js_len(text) > 96:
+        head = utf16_slice(text, 0, 93)
+        if head and 0xD800 <= ord(head[-1]) <= 0xDBFF:
+            head = head[:-1]
+        text = head + "..."
+    return text.replace("|", "\\|")
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_cell_of_a_long_value_matches_the_whole_value(seed: int) -> None:
+    rng = random.Random(seed)
+    values = [
+        _text(rng, rng.randrange(100, 900)),  # longer than the window
+        " " * rng.randrange(1000, 1100) + _text(rng, 50),  # a window of whitespace: the whole value decides
+        _text(rng, 60) + " " * 2000 + "z",  # text, a long gap, one more character
+        "\U0001f600" * rng.randrange(500, 1100),  # astral characters: two units each, cut mid-pair
+    ]
+    for value in values:
+        assert cell(value) == _plain_cell(value)
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_macro_scan_counts_match_findall(seed: int) -> None:
+    rng = random.Random(seed)
+    texts = [_text(rng, rng.randrange(0, 40)) for _ in range(8)]
+    scan = MacroScan()
+    comments = trims = 0
+    names: list[str] = []
+    for text in texts:
+        scan.scan(text)
+        comments += len(COMMENT_RE.findall(text))
+        trims += len(TRIM_RE.findall(text))
+        cleaned = strip_comments_and_trims(text)
+        names += [n.lower() for n in MACRO_NAME_RE.findall(cleaned)]
+        assert scan.cleaned[text] == cleaned
+        assert (text in scan.trim_after_comments) == trim_left_after_comments(text)
+    assert (scan.comments_stripped, scan.trim_stripped) == (comments, trims)
+    assert list(scan.detected) == list(dict.fromkeys(names))
+
+
+def _preset(tmp_path: Path) -> Path:
+    path = tmp_path / "p.json"
+    prompts = [{"identifier": "main", "name": "Main", "role": "system", "content": "Hi {{char}} {{trim}}"}]
+    order = [{"character_id": 100001, "order": [{"identifier": "main", "enabled": True}]}]
+    path.write_text(json.dumps({"prompts": prompts, "prompt_order": order}), "utf-8")
+    return path
+
+
+def test_a_dry_run_without_texts_keeps_the_paths_and_renders_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")  # both imports stamp the same convertedAt
+    preset = _preset(tmp_path)
+    shown = import_into_project(preset, "100001", out_dir=tmp_path, dry_run=True, fidelity_report=True)
+    bare = import_into_project(preset, "100001", out_dir=tmp_path, dry_run=True, fidelity_report=True, texts=False)
+    assert shown.rendered and not bare.rendered and bare.with_fidelity
+    assert [p for p, _ in bare.files] == [p for p, _ in shown.files]
+    assert [t for _, t in bare.files] == ["", "", ""] and all(t for _, t in shown.files)
+    assert bare.result.import_section() == shown.result.import_section()
+
+
+def test_a_real_import_renders_its_files_even_without_texts(tmp_path: Path) -> None:
+    done = import_into_project(_preset(tmp_path), "100001", out_dir=tmp_path, texts=False)
+    assert done.rendered and done.written
+    for path, text in done.files:
+        assert text and path.read_text("utf-8") == text
