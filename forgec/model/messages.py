@@ -10,9 +10,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from forgec.js.values import js_string, js_trim
+from forgec.js.values import js_len, js_string, js_trim
 
-__all__ = ["SUMMARY_ROLES", "content_text", "latest_user_text", "preview_text", "raw_role", "role_of", "roles_of"]
+__all__ = [
+    "SUMMARY_ROLES",
+    "content_text",
+    "latest_user_text",
+    "preview_len",
+    "preview_text",
+    "raw_role",
+    "role_of",
+    "roles_of",
+]
 
 SUMMARY_ROLES = frozenset(("branchSummary", "compactionSummary"))
 
@@ -90,6 +99,25 @@ def preview_text(message: Any) -> str:
     elif isinstance(role, str) and role in SUMMARY_ROLES:
         text += _nullable_text(message.get("summary"))
     return text
+
+
+def preview_len(message: Any) -> int:
+    """``js_len(preview_text(message))``, the size ``maxChars`` measures, without building the text
+    for the common message (a dict with one string text part and a role that adds nothing).
+
+    ``maxChars`` measures every message of the host's conversation from the newest back; joining and
+    re-measuring each message's text was most of its time.
+    """
+    if type(message) is dict:
+        content = message.get("content")
+        if type(content) is list and len(content) == 1:
+            part = content[0]
+            if type(part) is dict and part.get("type") == "text":
+                text = part.get("text")
+                role = message.get("role")
+                if type(text) is str and role != "bashExecution" and not (type(role) is str and role in SUMMARY_ROLES):
+                    return len(text) if text.isascii() else js_len(text)
+    return js_len(preview_text(message))
 
 
 def latest_user_text(messages: Any) -> str | None:

@@ -12,9 +12,17 @@ from collections.abc import Callable
 from typing import Any
 
 from forgec.diagnostics import Diagnostic
-from forgec.js.values import is_integral_number, js_len, js_string
+from forgec.js.values import is_integral_number, js_string
 from forgec.model.messages import SUMMARY_ROLES as _SUMMARY_ROLES
-from forgec.model.messages import content_text, latest_user_text, preview_text, raw_role, role_of, roles_of
+from forgec.model.messages import (
+    content_text,
+    latest_user_text,
+    preview_len,
+    preview_text,
+    raw_role,
+    role_of,
+    roles_of,
+)
 from forgec.rules import compile as codes
 
 __all__ = [
@@ -129,7 +137,7 @@ def chat_history_pipeline(
         total = 0
         start = before
         for index in range(before - 1, -1, -1):
-            size = js_len(preview_text(result[index]))
+            size = preview_len(result[index])
             if index != before - 1 and total + size > max_chars:
                 break
             total += size
@@ -156,10 +164,14 @@ def _strip_thinking(
     """§8.4 (an assistant message without a thinking part is kept without building anything)."""
     out: list[Any] = []
     blocks = changed = dropped = 0
+    append = out.append
     for message in messages:
-        content = message.get("content") if isinstance(message, dict) else None
-        if raw_role(message) != "assistant" or not isinstance(content, list):
-            out.append(message)
+        if not isinstance(message, dict) or message.get("role") != "assistant":
+            append(message)
+            continue
+        content = message.get("content")
+        if not isinstance(content, list):
+            append(message)
             continue
         for p in content:
             if isinstance(p, dict) and p.get("type") == "thinking":
@@ -267,24 +279,44 @@ _RESULT_ID_KEYS = ("toolCallId", "id", "callId")
 def _repair_tool_pairs(
     messages: list[Any], diagnostics: list[Diagnostic], item_id: Any, pointer: Any
 ) -> list[Any]:
-    """§8.6: drop tool calls without a result and results without a call."""
+    """§8.6: drop tool calls without a result and results without a call.
+
+    One walk collects the ids and, on the way, the ids the second walk would test (each tool-call
+    part's, each tool result's); when none of them dangles -- the usual, well-paired history -- the
+    messages are returned as they are and the second walk never runs.
+    """
     call_ids: set[str] = set()
     result_ids: set[str] = set()
-    for message, role in zip(messages, roles_of(messages), strict=True):
+    tested_calls: list[str | None] = []  # the id of every tool-call part outside a tool result
+    tested_results: list[str | None] = []  # the id of every tool-result message
+    for message in messages:
         if not isinstance(message, dict):
             continue
+        role = message.get("role")
+        if type(role) is not str:
+            role = role_of(message)
         content = message.get("content")
         if isinstance(content, list):
             for part in content:
+                if not isinstance(part, dict):
+                    continue
                 # most parts (text, thinking) carry no id key at all: three key tests, no call
-                if isinstance(part, dict) and ("id" in part or "toolCallId" in part or "callId" in part):
-                    part_id = _first_id(part, _PART_ID_KEYS)
-                    if part_id is not None:
-                        call_ids.add(part_id)
+                part_id = (
+                    _first_id(part, _PART_ID_KEYS) if "id" in part or "toolCallId" in part or "callId" in part else None
+                )
+                if part_id is not None:
+                    call_ids.add(part_id)
+                if role != "toolResult" and part.get("type") == "toolCall":
+                    tested_calls.append(part_id)
         if role == "toolResult":
             result_id = _first_id(message, _RESULT_ID_KEYS)
+            tested_results.append(result_id)
             if result_id is not None:
                 result_ids.add(result_id)
+    if all(result_id is not None and result_id in call_ids for result_id in tested_results) and all(
+        part_id in result_ids for part_id in tested_calls
+    ):
+        return messages
 
     def keep_result(message: dict[str, Any]) -> bool:
         result_id = _first_id(message, _RESULT_ID_KEYS)
