@@ -9,6 +9,7 @@ then as a shallow copy with ``content`` replaced in place, so the key order stay
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import repeat
 from typing import Any
 
 from forgec.diagnostics import Diagnostic
@@ -42,6 +43,19 @@ def _positive_int(value: Any) -> int | None:
     return None
 
 
+def _role_set(messages: list[Any]) -> set[str] | None:
+    """The set of the messages' roles when every message is a dict with a string role (then each
+    one's :func:`role_of` is that string), else ``None``; read in C, without a call per message."""
+    try:
+        roles: set[Any] = set(map(dict.get, messages, repeat("role")))
+    except TypeError:  # a message that is no dict, or an unhashable role
+        return None
+    for role in roles:
+        if type(role) is not str:
+            return None
+    return roles
+
+
 def _info(diagnostics: list[Diagnostic], code: str, message: str, item_id: Any, pointer: Any) -> None:
     diagnostics.append(Diagnostic("info", message, code, item_id=item_id, pointer=pointer))
 
@@ -71,9 +85,15 @@ def chat_history_pipeline(
                 del result[index]
                 break
 
+    # the roles of ``result`` as a set while it is the list they were read from: both role filters
+    # test every message and usually keep them all, which a set test tells without a list built
+    role_set: set[str] | None = None
     if opts.get("includeSummaries") is False:
         before = len(result)
-        result = [m for m, role in zip(result, roles_of(result), strict=True) if role not in _SUMMARY_ROLES]
+        role_set = _role_set(result)
+        if role_set is None or not role_set.isdisjoint(_SUMMARY_ROLES):
+            result = [m for m, role in zip(result, roles_of(result), strict=True) if role not in _SUMMARY_ROLES]
+            role_set = None
         if len(result) != before:
             _info(
                 diagnostics,
@@ -87,7 +107,10 @@ def chat_history_pipeline(
     if isinstance(roles, list) and roles and all(isinstance(r, str) for r in roles):
         wanted = set(roles)
         before = len(result)
-        result = [m for m, role in zip(result, roles_of(result), strict=True) if role in wanted]
+        if role_set is None:
+            role_set = _role_set(result)
+        if role_set is None or not role_set <= wanted:
+            result = [m for m, role in zip(result, roles_of(result), strict=True) if role in wanted]
         if len(result) != before:
             _info(
                 diagnostics,
