@@ -13,7 +13,7 @@ from itertools import repeat
 from typing import Any
 
 from forgec.diagnostics import Diagnostic
-from forgec.js.values import is_integral_number, js_string
+from forgec.js.values import is_integral_number, js_len, js_string
 from forgec.model.messages import SUMMARY_ROLES as _SUMMARY_ROLES
 from forgec.model.messages import (
     content_text,
@@ -138,10 +138,20 @@ def chat_history_pipeline(
                 )
             )
 
-    if opts.get("stripAssistantThinking") is True:
-        result = _strip_thinking(result, diagnostics, item_id, opt_pointer)
-
+    # One walk does the thinking strip and, on its output, what the later stages read of every
+    # message: its maxChars size, and (when the tool-pair repair is already due) its tool ids.
+    strip = opts.get("stripAssistantThinking") is True
     max_messages = _positive_int(opts.get("maxMessages"))
+    max_chars = _positive_int(opts.get("maxChars"))
+    collect = repair and not drop_tools
+    sizes: list[int] | None = None
+    pairs: _PairIds | None = None
+    if strip or max_chars is not None or collect:
+        result, sizes, pairs = _scan(
+            result, strip, max_chars is not None, collect, diagnostics, item_id, opt_pointer
+        )
+    scanned = len(result)
+
     if max_messages is not None and len(result) > max_messages:
         before = len(result)
         result = result[before - max_messages :]
@@ -154,19 +164,11 @@ def chat_history_pipeline(
         )
         repair = True
 
-    max_chars = _positive_int(opts.get("maxChars"))
-    if max_chars is not None and result:
+    if max_chars is not None and result and sizes is not None:
         before = len(result)
-        total = 0
-        start = before
-        for index in range(before - 1, -1, -1):
-            size = preview_len(result[index])
-            if index != before - 1 and total + size > max_chars:
-                break
-            total += size
-            start = index
-        if start > 0:
-            result = result[start:]
+        kept = _kept_within(sizes, before, max_chars)
+        if kept < before:
+            result = result[before - kept :]
             _info(
                 diagnostics,
                 codes.HISTORY_MAX_CHARS,
@@ -176,43 +178,152 @@ def chat_history_pipeline(
             )
             repair = True
 
+    if len(result) != scanned:  # the ids collected were the untrimmed list's
+        pairs = None
     if repair and not drop_tools:
-        result = _repair_tool_pairs(result, diagnostics, item_id, opt_pointer)
+        result = _repair_tool_pairs(result, diagnostics, item_id, opt_pointer, pairs)
     return result
 
 
-def _strip_thinking(
-    messages: list[Any], diagnostics: list[Diagnostic], item_id: Any, pointer: Any
-) -> list[Any]:
-    """§8.4 (an assistant message without a thinking part is kept without building anything)."""
+def _kept_within(sizes: list[int], count: int, max_chars: int) -> int:
+    """How many of the newest ``count`` messages (``sizes`` ends with theirs) ``maxChars`` keeps: the
+    newest always, then older ones while the running total stays within ``max_chars``."""
+    total = 0
+    kept = 0
+    for index in range(len(sizes) - 1, len(sizes) - count - 1, -1):
+        total += sizes[index]
+        if kept and total > max_chars:
+            break
+        kept += 1
+    return kept
+
+
+class _PairIds:
+    """What §8.6's repair reads of a list of messages: every id a content part carries, every tool
+    result's id, and the ids its second walk would test (each tool-call part's outside a tool result,
+    each tool result's), so that a list where none dangles is recognised without that walk."""
+
+    __slots__ = ("call_ids", "result_ids", "tested_calls", "tested_results")
+
+    def __init__(self) -> None:
+        self.call_ids: set[str] = set()
+        self.result_ids: set[str] = set()
+        self.tested_calls: list[str | None] = []
+        self.tested_results: list[str | None] = []
+
+    def dangling(self) -> bool:
+        call_ids = self.call_ids
+        result_ids = self.result_ids
+        for result_id in self.tested_results:
+            if result_id is None or result_id not in call_ids:
+                return True
+        return any(part_id not in result_ids for part_id in self.tested_calls)
+
+
+def _scan(
+    messages: list[Any],
+    strip: bool,
+    measure: bool,
+    collect: bool,
+    diagnostics: list[Diagnostic],
+    item_id: Any,
+    pointer: Any,
+) -> tuple[list[Any], list[int] | None, _PairIds | None]:
+    """§8.4's thinking strip (when ``strip``; an assistant message without a thinking part is kept
+    without building anything), and of each message it keeps: its ``maxChars`` size
+    (``js_len(preview_text(m))``, when ``measure``) and its tool ids (when ``collect``).
+
+    The later stages each read every message of the host's conversation; one walk that reads each
+    message and part once replaces three.  The size is summed part by part for the parts whose
+    rendering is known here (UTF-16 lengths add up over a concatenation, plus one per ``\n``
+    between non-empty parts); any other message is measured by :func:`preview_len` itself.
+    """
     out: list[Any] = []
-    blocks = changed = dropped = 0
     append = out.append
+    sizes: list[int] | None = [] if measure else None
+    pairs = _PairIds() if collect else None
+    blocks = changed = dropped = 0
     for message in messages:
-        if not isinstance(message, dict) or message.get("role") != "assistant":
+        if not isinstance(message, dict):
             append(message)
+            if sizes is not None:
+                sizes.append(0)
             continue
+        role = message.get("role")
         content = message.get("content")
-        if not isinstance(content, list):
-            append(message)
+        if strip and role == "assistant" and isinstance(content, list):
+            for p in content:
+                if isinstance(p, dict) and p.get("type") == "thinking":
+                    kept = [q for q in content if not (isinstance(q, dict) and q.get("type") == "thinking")]
+                    blocks += len(content) - len(kept)
+                    changed += 1
+                    if kept:
+                        message = {**message, "content": kept}
+                        content = kept
+                    else:
+                        dropped += 1
+                        message = None
+                    break
+            if message is None:
+                continue
+        append(message)
+        if sizes is None and pairs is None:
             continue
-        for p in content:
-            if isinstance(p, dict) and p.get("type") == "thinking":
-                break
-        else:  # nothing to strip
-            out.append(message)
-            continue
-        kept = [p for p in content if not (isinstance(p, dict) and p.get("type") == "thinking")]
-        removed = len(content) - len(kept)
-        if not removed:
-            out.append(message)
-            continue
-        blocks += removed
-        changed += 1
-        if not kept:
-            dropped += 1
-            continue
-        out.append({**message, "content": kept})
+        if type(role) is not str:
+            role = role_of(message)
+        size = 0
+        fast = sizes is not None and role != "bashExecution" and role not in _SUMMARY_ROLES
+        if isinstance(content, list):
+            count = 0
+            for part in content:
+                if not isinstance(part, dict):
+                    continue
+                kind = part.get("type")
+                if pairs is not None:
+                    # most parts (text, thinking) carry no id key at all: three key tests, no call
+                    part_id = (
+                        _first_id(part, _PART_ID_KEYS)
+                        if "id" in part or "toolCallId" in part or "callId" in part
+                        else None
+                    )
+                    if part_id is not None:
+                        pairs.call_ids.add(part_id)
+                    if kind == "toolCall" and role != "toolResult":
+                        pairs.tested_calls.append(part_id)
+                if not fast:
+                    continue
+                if kind == "text":
+                    text = part.get("text")
+                    if not isinstance(text, str) or not text:
+                        continue
+                    size += len(text) if text.isascii() else js_len(text)
+                elif kind == "toolCall":
+                    name = part.get("name")
+                    if type(name) is not str:
+                        fast = False
+                        continue
+                    size += 12 + (len(name) if name.isascii() else js_len(name))  # "[toolCall: " name "]"
+                elif kind == "thinking":
+                    text = part.get("thinking")
+                    if not isinstance(text, str):
+                        continue
+                    size += 23 + (len(text) if text.isascii() else js_len(text))  # "<thinking>\n" … "\n</thinking>"
+                elif kind == "image":
+                    size += 7  # "[image]"
+                else:
+                    continue
+                count += 1
+            if count:
+                size += count - 1
+        else:
+            fast = False
+        if sizes is not None:
+            sizes.append(size if fast else preview_len(message))
+        if pairs is not None and role == "toolResult":
+            result_id = _first_id(message, _RESULT_ID_KEYS)
+            pairs.tested_results.append(result_id)
+            if result_id is not None:
+                pairs.result_ids.add(result_id)
     if changed:
         tail = f" and dropped {dropped} empty assistant message(s)." if dropped else "."
         _info(
@@ -222,7 +333,7 @@ def _strip_thinking(
             item_id,
             pointer,
         )
-    return out
+    return out, sizes, pairs
 
 
 def _strip_tool_calls(
@@ -300,46 +411,25 @@ _RESULT_ID_KEYS = ("toolCallId", "id", "callId")
 
 
 def _repair_tool_pairs(
-    messages: list[Any], diagnostics: list[Diagnostic], item_id: Any, pointer: Any
+    messages: list[Any],
+    diagnostics: list[Diagnostic],
+    item_id: Any,
+    pointer: Any,
+    pairs: _PairIds | None = None,
 ) -> list[Any]:
     """§8.6: drop tool calls without a result and results without a call.
 
-    One walk collects the ids and, on the way, the ids the second walk would test (each tool-call
-    part's, each tool result's); when none of them dangles -- the usual, well-paired history -- the
-    messages are returned as they are and the second walk never runs.
+    ``pairs``: the ids of ``messages`` when a walk already collected them (:func:`_scan`).  When none
+    dangles -- the usual, well-paired history -- the messages are returned as they are and the
+    dropping walk never runs.
     """
-    call_ids: set[str] = set()
-    result_ids: set[str] = set()
-    tested_calls: list[str | None] = []  # the id of every tool-call part outside a tool result
-    tested_results: list[str | None] = []  # the id of every tool-result message
-    for message in messages:
-        if not isinstance(message, dict):
-            continue
-        role = message.get("role")
-        if type(role) is not str:
-            role = role_of(message)
-        content = message.get("content")
-        if isinstance(content, list):
-            for part in content:
-                if not isinstance(part, dict):
-                    continue
-                # most parts (text, thinking) carry no id key at all: three key tests, no call
-                part_id = (
-                    _first_id(part, _PART_ID_KEYS) if "id" in part or "toolCallId" in part or "callId" in part else None
-                )
-                if part_id is not None:
-                    call_ids.add(part_id)
-                if role != "toolResult" and part.get("type") == "toolCall":
-                    tested_calls.append(part_id)
-        if role == "toolResult":
-            result_id = _first_id(message, _RESULT_ID_KEYS)
-            tested_results.append(result_id)
-            if result_id is not None:
-                result_ids.add(result_id)
-    if all(result_id is not None and result_id in call_ids for result_id in tested_results) and all(
-        part_id in result_ids for part_id in tested_calls
-    ):
+    if pairs is None:
+        pairs = _scan(messages, False, False, True, diagnostics, item_id, pointer)[2]
+        assert pairs is not None
+    if not pairs.dangling():
         return messages
+    call_ids = pairs.call_ids
+    result_ids = pairs.result_ids
 
     def keep_result(message: dict[str, Any]) -> bool:
         result_id = _first_id(message, _RESULT_ID_KEYS)
