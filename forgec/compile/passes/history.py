@@ -8,8 +8,9 @@ then as a shallow copy with ``content`` replaced in place, so the key order stay
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Callable
-from itertools import repeat
+from itertools import accumulate, repeat
 from typing import Any
 
 from forgec.diagnostics import Diagnostic
@@ -187,15 +188,13 @@ def chat_history_pipeline(
 
 def _kept_within(sizes: list[int], count: int, max_chars: int) -> int:
     """How many of the newest ``count`` messages (``sizes`` ends with theirs) ``maxChars`` keeps: the
-    newest always, then older ones while the running total stays within ``max_chars``."""
-    total = 0
-    kept = 0
-    for index in range(len(sizes) - 1, len(sizes) - count - 1, -1):
-        total += sizes[index]
-        if kept and total > max_chars:
-            break
-        kept += 1
-    return kept
+    newest always, then older ones while the running total stays within ``max_chars``.
+
+    Sizes are never negative, so the running totals from the newest back never decrease and the
+    count kept is where ``max_chars`` falls among them (summed and searched in C).
+    """
+    totals = list(accumulate(reversed(sizes[len(sizes) - count :])))
+    return max(1, bisect_right(totals, max_chars))
 
 
 class _PairIds:
