@@ -241,6 +241,8 @@ def _scan(
     append = out.append
     sizes: list[int] | None = [] if measure else None
     pairs = _PairIds() if collect else None
+    call_ids = pairs.call_ids if pairs is not None else set()
+    tested_calls = pairs.tested_calls if pairs is not None else []
     blocks = changed = dropped = 0
     for message in messages:
         if not isinstance(message, dict):
@@ -278,17 +280,17 @@ def _scan(
                 if not isinstance(part, dict):
                     continue
                 kind = part.get("type")
-                if pairs is not None:
-                    # most parts (text, thinking) carry no id key at all: three key tests, no call
-                    part_id = (
-                        _first_id(part, _PART_ID_KEYS)
-                        if "id" in part or "toolCallId" in part or "callId" in part
-                        else None
-                    )
+                if collect:
+                    # most parts (text, thinking) carry no id key at all: three key tests, no call;
+                    # a tool call's first key is usually a non-empty string ``id``
+                    if type(part_id := part.get("id")) is not str or not part_id:
+                        part_id = (
+                            _first_id(part, _PART_ID_KEYS) if "toolCallId" in part or "callId" in part else None
+                        )
                     if part_id is not None:
-                        pairs.call_ids.add(part_id)
+                        call_ids.add(part_id)
                     if kind == "toolCall" and role != "toolResult":
-                        pairs.tested_calls.append(part_id)
+                        tested_calls.append(part_id)
                 if not fast:
                     continue
                 if kind == "text":
