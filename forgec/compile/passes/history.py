@@ -144,7 +144,15 @@ def chat_history_pipeline(
     strip = opts.get("stripAssistantThinking") is True
     max_messages = _positive_int(opts.get("maxMessages"))
     max_chars = _positive_int(opts.get("maxChars"))
-    collect = repair and not drop_tools
+    if max_messages is not None and not strip and len(result) > max_messages:
+        # nothing before maxMessages can drop a message now: trimming before the walk is exact and
+        # spares it the messages it would cut
+        result = _trim_to(result, max_messages, diagnostics, item_id, opt_pointer)
+        repair = True
+    # the ids are collected in the same walk only when the list it returns is likely the one the
+    # repair reads: a list still longer than maxMessages will be trimmed (the strip only ever
+    # drops), and the repair then reads the kept messages alone
+    collect = repair and not drop_tools and (max_messages is None or len(result) <= max_messages)
     sizes: list[int] | None = None
     pairs: _PairIds | None = None
     if strip or max_chars is not None or collect:
@@ -154,15 +162,7 @@ def chat_history_pipeline(
     scanned = len(result)
 
     if max_messages is not None and len(result) > max_messages:
-        before = len(result)
-        result = result[before - max_messages :]
-        _info(
-            diagnostics,
-            codes.HISTORY_MAX_MESSAGES,
-            f"Trimmed chat history from {before} to {len(result)} message(s) by maxMessages.",
-            item_id,
-            opt_pointer,
-        )
+        result = _trim_to(result, max_messages, diagnostics, item_id, opt_pointer)
         repair = True
 
     if max_chars is not None and result and sizes is not None:
@@ -184,6 +184,22 @@ def chat_history_pipeline(
     if repair and not drop_tools:
         result = _repair_tool_pairs(result, diagnostics, item_id, opt_pointer, pairs)
     return result
+
+
+def _trim_to(
+    messages: list[Any], max_messages: int, diagnostics: list[Diagnostic], item_id: Any, pointer: Any
+) -> list[Any]:
+    """``maxMessages``: the newest ``max_messages`` of ``messages`` (longer than that), reported."""
+    before = len(messages)
+    kept = messages[before - max_messages :]
+    _info(
+        diagnostics,
+        codes.HISTORY_MAX_MESSAGES,
+        f"Trimmed chat history from {before} to {len(kept)} message(s) by maxMessages.",
+        item_id,
+        pointer,
+    )
+    return kept
 
 
 def _kept_within(sizes: list[int], count: int, max_chars: int) -> int:
