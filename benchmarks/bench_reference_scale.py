@@ -8,8 +8,9 @@ measured"). Per row and round, forgec runs in a child process (``bench_scale.py 
 ``bench_scale_rules.py --rows rules --raw``) and the reference in another, alternating which goes first;
 the best and median calls are kept, and the ratio is printed with the load average.
 
-* ``history-50k`` / ``history-50k-filters``: ``example-default`` (read from its file on every call)
-  over a context of 50,000 messages parsed before timing; the second with the history filters on.
+* ``history-50k`` / ``history-50k-filters`` / ``history-50k-all-filters``: ``example-default`` (read
+  from its file on every call) over a context of 50,000 messages parsed before timing; the second
+  with the history filters on, the third with all seven (``bench_scale.ALL_FILTERS``).
 * ``items-1000``: a stack file of 1,000 distinct blocks, read on every call, 40 messages.
 * ``rules``: 100 regex rules over 1,000 messages; forgec's row passes the stack as data (no file read),
   the reference loads it from its file on every call (a little more work on the reference side).
@@ -45,7 +46,7 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 DRIVER = HERE / "reference_fresh.mjs"
-ROWS = ("history-50k", "history-50k-filters", "items-1000", "rules", "import-convert", "import-cli")
+ROWS = ("history-50k", "history-50k-filters", "history-50k-all-filters", "items-1000", "rules", "import-convert", "import-cli")
 IMPORT_ROWS = ("import-convert", "import-cli")
 
 
@@ -61,15 +62,8 @@ def _inputs(row: str) -> tuple[dict[str, Any], dict[str, Any]]:
         return bench_scale_rules.rules_inputs()
     if row == "items-1000":
         return bench_scale._items_stack(1000), bench_scale._context_data(40)
-    stack = json.loads((bench_scale.CASES / "example-default" / "stack.json").read_text(encoding="utf-8"))
-    if row == "history-50k-filters":
-        for item in stack["items"]:
-            if item.get("slot") == "chat-history":
-                item["options"] = {
-                    "stripAssistantThinking": True,
-                    "roles": ["user", "assistant", "toolResult"],
-                    "maxChars": 100_000_000,
-                }
+    options = {"history-50k-filters": bench_scale.FILTERS, "history-50k-all-filters": bench_scale.ALL_FILTERS}.get(row)
+    stack = bench_scale.history_stack(options)
     return stack, bench_scale._context_data(50_000)
 
 

@@ -11,6 +11,7 @@ builder); ``--row NAME`` picks some (repeatable), the default runs them all.
 * ``history-50k-filters``: the same with the slot's history filters on (``stripAssistantThinking``,
   ``roles``, ``maxChars`` above the total, so the tool-pair repair walks every message too).
 * ``history-50k-payloads``: ``history-50k`` with the four provider request bodies.
+* ``history-50k-all-filters``: all seven history options on (:data:`ALL_FILTERS`).
 * ``items-1000``: a stack file of 1,000 distinct blocks (every third one a user or assistant
   message), each with a few macros (``setvar``/``getvar``, a filter, a conditional, an unknown
   macro), compiled again and again as an editor or a test run does.
@@ -154,27 +155,52 @@ def _items_stack(count: int) -> dict[str, Any]:
 # --- rows ----------------------------------------------------------------------------------------
 
 
-def _history_row(tmp: Path, *, filters: bool, payloads: bool) -> Workload:
+#: the chat-history options of ``history-50k-filters``
+FILTERS: dict[str, Any] = {
+    "stripAssistantThinking": True,
+    "roles": ["user", "assistant", "toolResult"],
+    "maxChars": 100_000_000,
+}
+
+#: the options of ``history-50k-all-filters``: all seven, each doing its work (``maxMessages`` trims
+#: a fifth, so the tool-pair repair reads the trimmed list again; ``maxChars`` measures every message)
+ALL_FILTERS: dict[str, Any] = {
+    "includeLastUserMessage": False,
+    "includeSummaries": False,
+    "roles": ["user", "assistant", "toolResult"],
+    "toolMode": "keep",
+    "stripAssistantThinking": True,
+    "maxMessages": 40_000,
+    "maxChars": 100_000_000,
+}
+
+
+def history_stack(options: dict[str, Any] | None) -> dict[str, Any]:
+    """``example-default`` with ``options`` on its chat-history slot (none: as it is)."""
+    stack: dict[str, Any] = json.loads((CASES / "example-default" / "stack.json").read_text(encoding="utf-8"))
+    if options is not None:
+        for item in stack["items"]:
+            if item.get("slot") == "chat-history":
+                item["options"] = copy.deepcopy(options)
+    return stack
+
+
+def _history_row(tmp: Path, *, filters: bool, payloads: bool, options: dict[str, Any] | None = None) -> Workload:
     from forgec.codecs.context import load_context
     from forgec.report import compile_report
 
-    stack = json.loads((CASES / "example-default" / "stack.json").read_text(encoding="utf-8"))
-    if filters:
-        for item in stack["items"]:
-            if item.get("slot") == "chat-history":
-                item["options"] = {
-                    "stripAssistantThinking": True,
-                    "roles": ["user", "assistant", "toolResult"],
-                    "maxChars": 100_000_000,
-                }
-    path = tmp / ("history-filters.json" if filters else "history.json")
+    if options is None and filters:
+        options = FILTERS
+    stack = history_stack(options)
+    path = tmp / ("history-filters.json" if options is not None else "history.json")
     path.write_text(json.dumps(stack), encoding="utf-8")
     context = load_context(_context_data(50_000))
 
     def run() -> Any:
         return compile_report(path, context, payloads=payloads).to_report()
 
-    return Workload(run, "50,000 messages, context loaded" + (", filters" if filters else "") + (", payloads" if payloads else ""))
+    shown = ", every filter" if options is ALL_FILTERS else ", filters" if options is not None else ""
+    return Workload(run, "50,000 messages, context loaded" + shown + (", payloads" if payloads else ""))
 
 
 def _items_row(tmp: Path) -> Workload:
@@ -195,6 +221,7 @@ ROWS: dict[str, Callable[[Path], Workload]] = {
     "history-50k": lambda tmp: _history_row(tmp, filters=False, payloads=False),
     "history-50k-filters": lambda tmp: _history_row(tmp, filters=True, payloads=False),
     "history-50k-payloads": lambda tmp: _history_row(tmp, filters=False, payloads=True),
+    "history-50k-all-filters": lambda tmp: _history_row(tmp, filters=True, payloads=False, options=ALL_FILTERS),
     "items-1000": _items_row,
 }
 

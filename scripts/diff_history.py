@@ -37,12 +37,16 @@ def _part(rng: random.Random) -> Any:
 def _message(rng: random.Random) -> Any:
     if rng.random() < 0.03:
         return rng.choice([None, "text", 7])
-    role = rng.choice(["user", "assistant", "assistant", "toolResult", "branchSummary", "custom", None, 5, ["user"]])
+    role = rng.choice(["user", "assistant", "assistant", "toolResult", "branchSummary", "bashExecution", "custom", None, 5, ["user"], ["toolResult"]])
     message: dict[str, Any] = {} if role is None and rng.random() < 0.5 else {"role": role}
     if role == "toolResult":
         key = rng.choice(["toolCallId", "id", "callId", None])
         if key:
             message[key] = rng.choice(["c1", "c2", "c3", ""])
+    elif role == "bashExecution" and rng.random() < 0.7:
+        message["command"], message["output"] = "ls", rng.choice(["a.txt", None, 4])
+    elif role == "branchSummary" and rng.random() < 0.7:
+        message["summary"] = rng.choice(["so far 😀", None])
     content = rng.random()
     message["content"] = "plain" if content < 0.2 else [_part(rng) for _ in range(rng.randint(0, 3))]
     return message
@@ -57,7 +61,7 @@ def _options(rng: random.Random) -> dict[str, Any]:
         ("toolMode", ["drop", "keep", "odd"]),
         ("stripAssistantThinking", [True, False]),
         ("maxMessages", [1, 3, 10]),
-        ("maxChars", [1, 10, 1000]),
+        ("maxChars", [1, 10, 40, 1000]),
     ):
         if rng.random() < 0.35:
             options[key] = rng.choice(values)

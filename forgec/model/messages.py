@@ -10,9 +10,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from forgec.js.values import js_string, js_trim
+from forgec.js.values import js_len, js_string, js_trim
 
-__all__ = ["SUMMARY_ROLES", "content_text", "latest_user_text", "preview_text", "raw_role", "role_of", "roles_of"]
+__all__ = [
+    "SUMMARY_ROLES",
+    "content_text",
+    "latest_user_text",
+    "preview_len",
+    "preview_text",
+    "raw_role",
+    "role_of",
+    "roles_of",
+]
 
 SUMMARY_ROLES = frozenset(("branchSummary", "compactionSummary"))
 
@@ -90,6 +99,48 @@ def preview_text(message: Any) -> str:
     elif isinstance(role, str) and role in SUMMARY_ROLES:
         text += _nullable_text(message.get("summary"))
     return text
+
+
+def preview_len(message: Any) -> int:
+    """``js_len(preview_text(message))``, the size ``maxChars`` measures, summed part by part.
+
+    ``maxChars`` measures every message of the host's conversation from the newest back; joining and
+    re-measuring each message's text was most of its time.  UTF-16 lengths add up over a
+    concatenation, so the size is each non-empty part's rendering plus one per ``\n`` between them;
+    a message this does not cover (a part of another kind, a role that adds text) is measured
+    through :func:`preview_text` itself.
+    """
+    if type(message) is dict:
+        role = message.get("role")
+        content = message.get("content")
+        if type(content) is list and role != "bashExecution" and not (type(role) is str and role in SUMMARY_ROLES):
+            total = count = 0
+            for part in content:
+                if not isinstance(part, dict):
+                    continue
+                kind = part.get("type")
+                if kind == "text":
+                    text = part.get("text")
+                    if not isinstance(text, str) or not text:
+                        continue
+                    total += len(text) if text.isascii() else js_len(text)
+                elif kind == "toolCall":
+                    name = part.get("name")
+                    if type(name) is not str:
+                        return js_len(preview_text(message))
+                    total += 12 + (len(name) if name.isascii() else js_len(name))  # "[toolCall: " name "]"
+                elif kind == "thinking":
+                    text = part.get("thinking")
+                    if not isinstance(text, str):
+                        continue
+                    total += 23 + (len(text) if text.isascii() else js_len(text))  # "<thinking>\n" … "\n</thinking>"
+                elif kind == "image":
+                    total += 7  # "[image]"
+                else:
+                    continue
+                count += 1
+            return total + count - 1 if count else 0
+    return js_len(preview_text(message))
 
 
 def latest_user_text(messages: Any) -> str | None:

@@ -167,3 +167,70 @@ def test_latest_user_text() -> None:
     assert latest_user_text([{"role": "user", "content": [{"type": "image"}]}]) == "[image]"
     assert latest_user_text([]) is None
     assert latest_user_text([{"role": ["user"], "content": "x"}]) is None
+
+
+# --- the fused walk (docs/performance.md "Stop 23: the 50,000-message history rows") -------------
+
+
+def test_preview_len_is_the_utf16_length_of_the_preview_text() -> None:
+    from forgec.js.values import js_len
+    from forgec.model.messages import preview_len
+
+    parts: list[Any] = [
+        {"type": "text", "text": "a😀b"},  # an astral character counts two units
+        {"type": "text", "text": ""},  # empty: no part, no separator
+        {"type": "thinking", "thinking": "ü"},
+        {"type": "toolCall", "name": "read"},
+        {"type": "toolCall"},  # "[toolCall: unknown]"
+        {"type": "toolCall", "name": 5},
+        {"type": "image"},
+        {"type": "other"},
+        None,
+        {"type": "text", "text": "a\ud800"},  # a lone surrogate is one unit
+    ]
+    messages: list[Any] = [
+        {"role": "assistant", "content": parts},
+        {"role": "user", "content": parts[:1]},
+        {"role": "bashExecution", "content": parts[:2], "command": "ls", "output": None},
+        {"role": "compactionSummary", "content": parts[3:5], "summary": "so far"},
+        {"role": ["user"], "content": "plain 😀"},
+        {"content": parts[6:]},
+        "not a message",
+    ]
+    assert [preview_len(m) for m in messages] == [js_len(preview_text(m)) for m in messages]
+    # hand-counted: "a😀b" (4) + "\n" + "<thinking>\nü\n</thinking>" (24) + "\n" + "[toolCall: read]" (16)
+    assert preview_len({"role": "assistant", "content": parts[:4]}) == 4 + 1 + 24 + 1 + 16
+
+
+def test_well_paired_history_is_returned_without_a_copy_of_any_message() -> None:
+    history = [
+        {"role": "user", "content": "go"},
+        {"role": "assistant", "content": [{"type": "toolCall", "id": "c1", "name": "read"}]},
+        {"role": "toolResult", "toolCallId": "c1", "content": "ok"},
+    ]
+    out, diags = _run({"roles": ["user", "assistant", "toolResult"], "maxChars": 1000}, history)
+    assert diags == []
+    assert all(a is b for a, b in zip(out, history, strict=True))
+
+
+def test_max_chars_trim_after_strip_repairs_the_trimmed_list() -> None:
+    # the walk collected the ids of all four messages; maxChars then cuts the call away, so the
+    # repair must read the kept messages again and drop the result whose call is gone
+    history = [
+        {"role": "user", "content": "x" * 50},
+        {
+            "role": "assistant",
+            "content": [{"type": "thinking", "thinking": "t"}, {"type": "toolCall", "id": "c1", "name": "read"}],
+        },
+        {"role": "toolResult", "toolCallId": "c1", "content": "done"},
+        {"role": "user", "content": "thanks"},
+    ]
+    options = {"roles": ["user", "assistant", "toolResult"], "stripAssistantThinking": True, "maxChars": 12}
+    out, diags = _run(options, history)
+    assert out == [{"role": "user", "content": "thanks"}]
+    assert diags == [
+        "Stripped 1 assistant thinking block(s) from 1 chat-history message(s).",
+        "Trimmed chat history from 4 to 2 message(s) by maxChars.",
+        "Repaired tool history after chat-history filtering: removed 0 dangling tool call(s), "
+        "dropped 1 dangling tool result message(s).",
+    ]
