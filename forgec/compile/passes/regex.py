@@ -292,26 +292,18 @@ def _transform(
     timeout = min(budget.per_call, remaining)
     start = _clock()
     try:
-        result: tuple[str, int]
-        if prefiltered:
-            result = engine.transform_prefiltered(
-                rule.pattern,
-                text,
-                rule.replace,
-                trim_strings=rule.trim_strings,
-                max_chars=rule.max_chars,
-                timeout=timeout,
-                lowered=lowered,
-            )
-        else:
-            result = engine.transform_string(
-                rule.pattern,
-                text,
-                rule.replace,
-                trim_strings=rule.trim_strings,
-                max_chars=rule.max_chars,
-                timeout=timeout,
-            )
+        # transform_string is this prefilter check and transform_prefiltered: one call serves both
+        if not prefiltered and not rule.pattern.may_match(text):
+            return text, 0
+        result: tuple[str, int] = engine.transform_prefiltered(
+            rule.pattern,
+            text,
+            rule.replace,
+            trim_strings=rule.trim_strings,
+            max_chars=rule.max_chars,
+            timeout=timeout,
+            lowered=lowered if prefiltered else None,
+        )
         return result
     except engine.JSRegexTimeout as exc:
         raise (_OverBudget if timeout < budget.per_call else _Timeout) from exc
