@@ -14,12 +14,14 @@ from pathlib import Path
 
 import pytest
 
-from forgec.importers.sillytavern.macros import MacroScan
+from forgec.importers.sillytavern.macros import MIGRATION_NOTES, MacroScan
 from forgec.importers.sillytavern.patterns import (
     COMMENT_RE,
+    LAST_USER_RE,
     MACRO_NAME_RE,
     TRIM_RE,
     WS_RUN_RE,
+    collapse_newline_runs,
     strip_comments_and_trims,
     trim_left_after_comments,
 )
@@ -29,7 +31,8 @@ from forgec.js.values import js_len, js_trim, utf16_slice
 
 _FRAGMENTS = (
     "{{", "}}", "//", "{{//", "{{ //", "{{trim}}", "{{ TRIM }}", "{{Trim\t}}", "tr", "im}}", "{{char}}",
-    "{{user}}", "{{random::a::b}}", "{{lastUserMessage}}", "a", "b c", " ", "\n", "\n\n\n", "\u3000",
+    "{{user}}", "{{random::a::b}}", "{{lastUserMessage}}", "{{ lastUserMessage", "lastUserMessage-x", "{{{{",
+    "{{// c}}", "{{ tRim", "trim", "}}}", "a", "b c", " ", "\n", "\n\n\n", "\u3000",
     "\ufeff", "|", "é", "\U0001f600", "x" * 40,
 )  # fmt: skip
 
@@ -64,23 +67,34 @@ def test_cell_of_a_long_value_matches_the_whole_value(seed: int) -> None:
         assert cell(value) == _plain_cell(value)
 
 
-@pytest.mark.parametrize("seed", range(60))
+@pytest.mark.parametrize("seed", range(200))
 def test_macro_scan_counts_match_findall(seed: int) -> None:
     rng = random.Random(seed)
     texts = [_text(rng, rng.randrange(0, 40)) for _ in range(8)]
     scan = MacroScan()
     comments = trims = 0
     names: list[str] = []
+    last_user = False
     for text in texts:
-        scan.scan(text)
+        scanned = scan.scan(text)
         comments += len(COMMENT_RE.findall(text))
         trims += len(TRIM_RE.findall(text))
         cleaned = strip_comments_and_trims(text)
         names += [n.lower() for n in MACRO_NAME_RE.findall(cleaned)]
-        assert scan.cleaned[text] == cleaned
-        assert (text in scan.trim_after_comments) == trim_left_after_comments(text)
+        assert scanned == (collapse_newline_runs(cleaned), trim_left_after_comments(text))
+        last_user = last_user or LAST_USER_RE.search(cleaned) is not None
     assert (scan.comments_stripped, scan.trim_stripped) == (comments, trims)
     assert list(scan.detected) == list(dict.fromkeys(names))
+    assert scan.migration == {n: names.count(n) for n in dict.fromkeys(names) if n in MIGRATION_NOTES}
+    if last_user and "lastusermessage" not in scan.detected:  # the search may be skipped only when it finds nothing
+        assert scan.last_user_possible
+
+
+def test_a_trim_joined_across_a_removed_comment_is_stripped_as_pi_forge_does() -> None:
+    scan = MacroScan()
+    text = "a {{{{// gone }}trim}} b {{ {{//x}}TRIM }}c"
+    assert scan.scan(text) == (strip_comments_and_trims(text), True) == ("a  b c", True)
+    assert (scan.comments_stripped, scan.trim_stripped, list(scan.detected)) == (2, 0, [])
 
 
 def _preset(tmp_path: Path) -> Path:

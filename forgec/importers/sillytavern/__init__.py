@@ -20,7 +20,7 @@ from forgec.js.values import UNDEFINED, is_number, js_truthy
 
 from .convert import build_stack, convert_items, raw_content
 from .jsonread import JsonParseError, parse_json, read_text
-from .macros import MacroScan
+from .macros import MacroScan, ScannedText
 from .preset import (
     PresetError,
     build_prompt_map,
@@ -132,14 +132,18 @@ def _convert(
     total = len(walk.items)
     report_progress("scanning macros", 0, total)
     macros = MacroScan()
+    texts: list[ScannedText | None] = []
     for done, item in enumerate(walk.items, 1):
         content = raw_content(item)
-        if content is not None:
-            macros.scan(content)
+        texts.append(None if content is None else macros.scan(content))
         if done % 50 == 0:
             report_progress("scanning macros", done, total)
     conversion = convert_items(
-        walk.items, lambda done, all_: report_progress("converting prompts", done, all_), macros.cleaned
+        walk.items,
+        texts,
+        lambda done, all_: report_progress("converting prompts", done, all_),
+        # a {{lastUserMessage}} macro decides the flag alone; without one, search only where it can match
+        search_last_user=macros.last_user_possible and "lastusermessage" not in macros.detected,
     )
     report_progress("writing report", total, total)
     uses_last_user_message = conversion.uses_last_user_message or "lastusermessage" in macros.detected

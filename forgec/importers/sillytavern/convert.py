@@ -6,13 +6,14 @@ skipped prompts leave gaps (``1, 7, 8, 12``): pi-forge users see the same ids in
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from forgec.js.values import UNDEFINED, js_trim, js_truthy
 
-from .patterns import LAST_USER_RE, collapse_newline_runs, strip_comments_and_trims
+from .macros import ScannedText
+from .patterns import LAST_USER_RE
 from .preset import ConversionItem, PresetError, member, nullish
 
 CHAT_HISTORY = "chatHistory"
@@ -34,6 +35,8 @@ class ItemOutcome:
     #: "block", "slot", "marker" (counted), "custom-marker" (dropped silently), "empty", "no-role"
     outcome: str
     order_disabled: bool = False
+    #: a block whose content still held a ``{{trim}}`` once comments were removed
+    trim_removed: bool = False
 
 
 @dataclass
@@ -68,20 +71,22 @@ def raw_content(item: ConversionItem) -> str | None:
 
 def convert_items(
     conversion_items: list[ConversionItem],
+    texts: Sequence[ScannedText | None],
     progress: Callable[[int, int], None] | None = None,
-    cleaned_texts: Mapping[str, str] | None = None,
+    search_last_user: bool = True,
 ) -> Conversion:
     """C6 over all conversion items, in order.
 
     ``progress(done, total)`` is called every :data:`PROGRESS_STEP` items, so a front end can
     show how far a preset with thousands of prompts has got (it never changes the result).
-    ``cleaned_texts``: contents already stripped of comments and ``{{trim}}`` (macro detection,
-    :attr:`MacroScan.cleaned`, strips the same texts first), looked up before stripping again.
+    ``texts``: for each item, what :meth:`MacroScan.scan` made of its content (``None`` where the
+    content is JS-falsy), so each text is stripped and scanned once.  ``search_last_user=False`` skips the ``lastUserMessage`` search when the scan
+    has shown that it cannot change the import (:attr:`MacroScan.last_user_possible`).
     """
     result = Conversion()
     counter = 0
     total = len(conversion_items)
-    for item in conversion_items:
+    for item, scanned in zip(conversion_items, texts, strict=True):
         if progress is not None and counter % PROGRESS_STEP == 0:
             progress(counter, total)
         counter += 1
@@ -89,41 +94,21 @@ def convert_items(
         definition = item.definition
         name = member(definition, "name")
         if js_truthy(member(definition, "marker")):
-            if item.identifier == CHAT_HISTORY and isinstance(item.identifier, str):
-                slot: dict[str, Any] = {
-                    "kind": "slot",
-                    "id": item_id,
-                    "name": name if js_truthy(name) else "Chat History",
-                }
-                _put(slot, "enabled", item.order_enabled)
-                slot["slot"] = "chat-history"
-                source: dict[str, Any] = {"previousId": CHAT_HISTORY}
-                _put(source, "name", name)
-                slot["source"] = source
-                result.items.append(slot)
-                result.outcomes.append(ItemOutcome(item, item_id, "slot"))
-            elif isinstance(item.identifier, str) and item.identifier in COUNTED_MARKERS:
-                result.marker += 1
-                result.outcomes.append(ItemOutcome(item, item_id, "marker"))
-            else:
-                result.outcomes.append(ItemOutcome(item, item_id, "custom-marker"))
+            _convert_marker(result, item, item_id, name)
             continue
         content = nullish(member(definition, "content"), "")
         if not isinstance(content, str):
             raise _content_error(item)
-        if js_trim(content) == "":
+        # The text stripped and collapsed, then trimmed: it is blank exactly when the content or the
+        # stripped content is (a blank text holds no comment), and trimming commutes with collapsing
+        # newline runs (a run never reaches past the leading or trailing whitespace it lies in).
+        text = js_trim(scanned[0]) if scanned is not None else ""
+        if text == "":
             result.empty += 1
             result.outcomes.append(ItemOutcome(item, item_id, "empty"))
             continue
-        cleaned = cleaned_texts.get(content) if cleaned_texts is not None else None
-        if cleaned is None:
-            cleaned = strip_comments_and_trims(content)
-        if js_trim(cleaned) == "":
-            result.empty += 1
-            result.outcomes.append(ItemOutcome(item, item_id, "empty"))
-            continue
-        if not result.uses_last_user_message and LAST_USER_RE.search(cleaned):  # once found, found
-            result.uses_last_user_message = True
+        if search_last_user and not result.uses_last_user_message and LAST_USER_RE.search(text):
+            result.uses_last_user_message = True  # once found, found
         role_value = member(definition, "role")
         if not js_truthy(role_value):
             role = None
@@ -142,15 +127,37 @@ def convert_items(
         _put(block, "name", name)
         _put(block, "enabled", item.order_enabled)
         block["role"] = role
-        block["content"] = js_trim(collapse_newline_runs(cleaned))
-        source = {}
+        block["content"] = text
+        source: dict[str, Any] = {}
         _put(source, "previousId", item.identifier)
         _put(source, "previousName", name)
         source["orderIndex"] = item.order_index
         block["source"] = source
         result.items.append(block)
-        result.outcomes.append(ItemOutcome(item, item_id, "block", order_disabled=disabled))
+        result.outcomes.append(ItemOutcome(item, item_id, "block", disabled, scanned is not None and scanned[1]))
     return result
+
+
+def _convert_marker(result: Conversion, item: ConversionItem, item_id: str, name: Any) -> None:
+    """A marker item: the chat-history slot, a counted SillyTavern marker, or a dropped custom one."""
+    if item.identifier == CHAT_HISTORY and isinstance(item.identifier, str):
+        slot: dict[str, Any] = {
+            "kind": "slot",
+            "id": item_id,
+            "name": name if js_truthy(name) else "Chat History",
+        }
+        _put(slot, "enabled", item.order_enabled)
+        slot["slot"] = "chat-history"
+        source: dict[str, Any] = {"previousId": CHAT_HISTORY}
+        _put(source, "name", name)
+        slot["source"] = source
+        result.items.append(slot)
+        result.outcomes.append(ItemOutcome(item, item_id, "slot"))
+    elif isinstance(item.identifier, str) and item.identifier in COUNTED_MARKERS:
+        result.marker += 1
+        result.outcomes.append(ItemOutcome(item, item_id, "marker"))
+    else:
+        result.outcomes.append(ItemOutcome(item, item_id, "custom-marker"))
 
 
 def build_stack(

@@ -14,7 +14,7 @@ from forgec.js.values import UNDEFINED
 
 from .convert import Conversion
 from .macros import MIGRATION_NOTES, NATIVE_MACROS, NATIVE_NOTES, MacroScan, display_name
-from .patterns import template_text, trim_left_after_comments
+from .patterns import template_text
 from .preset import member
 from .regex_scripts import RegexSummary
 
@@ -122,15 +122,9 @@ def build_fidelity(
         elif outcome.outcome == "no-role":
             entries.append(_entry(kind, ref, UNSUPPORTED, "unsupported-role", name=name))
         else:
-            content = member(definition, "content")
-            content = content if isinstance(content, str) else ""
             if member(definition, "injection_position") == 1:
                 status, reason = APPROXIMATED, "in-chat-depth-lost"
-            elif (
-                content in macros.trim_after_comments
-                if content in macros.cleaned
-                else trim_left_after_comments(content)
-            ):
+            elif outcome.trim_removed:
                 status, reason = APPROXIMATED, "block-trim-removed"
             elif outcome.order_disabled:
                 status, reason = CONVERTED, "block-disabled"

@@ -7,10 +7,19 @@ counts feed the report's *Handled macros* and *Macros needing manual migration* 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections import Counter
+from itertools import chain
 from typing import Final
 
-from .patterns import COMMENT_RE, MACRO_NAME_RE, TRIM_RE
+from .patterns import (
+    COMMENT_OR_TRIM_RE,
+    COMMENT_RE,
+    MACRO_OR_SPACED_RE,
+    TRIM_NAME_RE,
+    TRIM_RE,
+    WS,
+    collapse_newline_runs,
+)
 
 NATIVE_MACROS: Final = frozenset(
     {
@@ -113,53 +122,103 @@ def display_name(name: str) -> str:
     return DISPLAY_NAMES.get(name, name)
 
 
-@dataclass
+#: what :meth:`MacroScan.scan` hands the conversion for one text: the text stripped of comments and
+#: ``{{trim}}`` with its newline runs collapsed (not yet trimmed), and whether a ``{{trim}}`` was
+#: still there once comments were removed (the fidelity report's ``block-trim-removed``)
+ScannedText = tuple[str, bool]
+
+_LAST_USER = "lastusermessage"
+
+
 class MacroScan:
     """What macro detection found over all conversion items.
 
     ``detected`` keeps first-seen order (a dict used as an ordered set); ``migration`` counts the
-    occurrences of names in :data:`MIGRATION_NOTES`, also in first-seen order.
+    occurrences of names in :data:`MIGRATION_NOTES`, also in first-seen order.  Names are gathered
+    per text and folded into both in C (``map``, ``Counter``, ``dict.fromkeys``) when either is
+    read, instead of a Python step per occurrence (a large preset has thousands).
     """
 
-    comments_stripped: int = 0
-    trim_stripped: int = 0
-    detected: dict[str, None] = field(default_factory=dict)
-    migration: dict[str, int] = field(default_factory=dict)
-    #: raw text -> the text stripped of comments and ``{{trim}}``, for the conversion that follows
-    cleaned: dict[str, str] = field(default_factory=dict, repr=False)
-    #: raw texts that still held a ``{{trim}}`` once comments were removed (the fidelity report's
-    #: ``block-trim-removed``, :func:`~.patterns.trim_left_after_comments` without a second pass)
-    trim_after_comments: set[str] = field(default_factory=set, repr=False)
+    def __init__(self) -> None:
+        self.comments_stripped = 0
+        self.trim_stripped = 0
+        self._detected: dict[str, None] = {}
+        self._migration: dict[str, int] = {}
+        #: whether some text has ``{{`` then a name spelled ``lastUserMessage`` (after whitespace,
+        #: or followed by ``-``): only then can :data:`~.patterns.LAST_USER_RE` match a text that
+        #: has no ``{{lastUserMessage`` macro
+        self._last_user_possible = False
+        #: the names found in each text since the last fold
+        self._pending: list[list[str]] = []
 
-    def scan(self, content: str) -> None:
+    @property
+    def detected(self) -> dict[str, None]:
+        self._fold()
+        return self._detected
+
+    @property
+    def migration(self) -> dict[str, int]:
+        self._fold()
+        return self._migration
+
+    @property
+    def last_user_possible(self) -> bool:
+        """Whether a scanned text can match ``/\\{\\{\\s*lastUserMessage\\b/i`` other than where a
+        ``{{lastUserMessage`` macro (in :attr:`detected`, which decides the flag alone) stands."""
+        self._fold()
+        return self._last_user_possible
+
+    def scan(self, content: str) -> ScannedText:
         """Count comments and ``{{trim}}`` on the raw text, then names in the cleaned text (E12).
 
-        Each pattern passes over the text once where it can: the comment count is the number of
-        substitutions that strip them (``findall`` and ``sub`` find the same matches), and without
-        comments the ``{{trim}}`` count on the raw text is that of the substitution too.
+        pi-forge strips comments, then ``{{trim}}`` in what is left, and counts both on the raw
+        text.  One split by :data:`COMMENT_OR_TRIM_RE` finds the comments and the ``{{trim}}`` outside
+        them (the raw count adds those that end a comment); removing both at once leaves pi-forge's
+        text unless removing a comment joined a new ``{{trim}}`` across the gap -- that one would
+        still be in the text, where the name pass sees it: only then are the two steps redone one
+        after the other.  The text comes back with its newline runs collapsed, ready for conversion.
         """
         if "{{" not in content:  # every pattern here starts with "{{"
-            self.cleaned[content] = content
+            return collapse_newline_runs(content), False
+        parts = COMMENT_OR_TRIM_RE.split(content)
+        if len(parts) == 1:
+            names = MACRO_OR_SPACED_RE.findall(content)
+            self._pending.append(names)
+            return collapse_newline_runs(content), False
+        cleaned = "".join(parts[::2])
+        groups = parts[1::2]
+        comments = list(filter(None, groups))  # a {{trim}} leaves its group None
+        trims = len(groups) - len(comments)
+        self.comments_stripped += len(comments)
+        # a {{trim}} inside a comment ends it (the comment stops at the first "}}"), so none spans two
+        self.trim_stripped += trims + (len(TRIM_RE.findall("".join(comments))) if comments else 0)
+        names = MACRO_OR_SPACED_RE.findall(cleaned)
+        if comments and any(map(TRIM_NAME_RE.match, names)):  # perhaps a {{trim}} across a comment's gap
+            cleaned, trims = TRIM_RE.subn("", COMMENT_RE.sub("", content))
+            names = MACRO_OR_SPACED_RE.findall(cleaned)
+        self._pending.append(names)
+        return collapse_newline_runs(cleaned), trims > 0
+
+    def _fold(self) -> None:
+        """Fold the names gathered since the last fold into ``detected`` and ``migration``."""
+        if not self._pending:
             return
-        # a comment holds "//" (a C-level check; many prompts have macros but no comment)
-        stripped, comments = COMMENT_RE.subn("", content) if "//" in content else (content, 0)
-        if comments:
-            self.comments_stripped += comments
-            self.trim_stripped += len(TRIM_RE.findall(content))
-            cleaned, trims = TRIM_RE.subn("", stripped) if "{{" in stripped else (stripped, 0)
-        else:
-            cleaned, trims = TRIM_RE.subn("", content)
-            self.trim_stripped += trims
-        self.cleaned[content] = cleaned
-        if trims:
-            self.trim_after_comments.add(content)
-        for found in MACRO_NAME_RE.findall(cleaned):
-            # The name is ASCII by construction, so str.lower() is JavaScript's toLowerCase here.
-            name = found.lower()
-            self.detected.setdefault(name, None)
+        # ASCII names: str.lower is toLowerCase here
+        lowered = list(map(str.lower, chain.from_iterable(self._pending)))
+        self._pending = []
+        counts = Counter(lowered)
+        for name in dict.fromkeys(lowered):  # distinct, first-seen order
+            if name[0] in WS:  # "{{ name": no macro, but lastUserMessage may stand there
+                word = name.lstrip(WS)
+                if word == _LAST_USER or word.startswith(_LAST_USER + "-"):
+                    self._last_user_possible = True
+                continue
+            if name.startswith(_LAST_USER + "-"):
+                self._last_user_possible = True
+            self._detected.setdefault(name, None)
             # E16 deviation: `constructor`/`__proto__` are ordinary names in neither table.
             if name in MIGRATION_NOTES:
-                self.migration[name] = self.migration.get(name, 0) + 1
+                self._migration[name] = self._migration.get(name, 0) + counts[name]
 
     def migration_sorted(self) -> list[tuple[str, int]]:
         """Count descending, ties in first-seen order (a stable sort, like V8's for numbers)."""

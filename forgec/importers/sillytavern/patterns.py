@@ -30,10 +30,27 @@ def _ci(word: str) -> str:
 COMMENT_RE: Final = re.compile(r"\{\{" + _WS_CLASS + r"*//.*?\}\}", re.S)
 #: ``/\\{\\{\\s*trim\\s*\\}\\}/gi``
 TRIM_RE: Final = re.compile(r"\{\{" + _WS_CLASS + "*" + _ci("trim") + _WS_CLASS + r"*\}\}")
+#: A comment (captured) or a ``{{trim}}``, in one pass: each is :data:`COMMENT_RE`'s or
+#: :data:`TRIM_RE`'s match where they start, and neither can start inside the other, except a
+#: ``{{trim}}`` that ends a comment (it is part of the comment here, as in the comment pass).  The
+#: comment's body is spelled ``[^}]*+(?:\}[^}]+)*+`` instead of ``.*?``: both stop at the first ``}}``
+#: (a ``}`` is taken only when no ``}`` follows it), but ``re`` runs this one in a tight loop per
+#: character where the lazy form tries the rest of the pattern at each one (~2x on a large preset).
+COMMENT_OR_TRIM_RE: Final = re.compile(
+    r"\{\{" + _WS_CLASS + r"*(?:(//[^}]*+(?:\}[^}]+)*+\}\})|" + _ci("trim") + _WS_CLASS + r"*\}\})"
+)
+#: a macro-name match of :data:`MACRO_OR_SPACED_RE` that is a ``{{trim}}``'s start
+TRIM_NAME_RE: Final = re.compile(_WS_CLASS + "*" + _ci("trim") + r"\Z")
 #: ``/\\{\\{\\s*lastUserMessage\\b/i`` with JavaScript's ASCII word boundary.
 LAST_USER_RE: Final = re.compile(r"\{\{" + _WS_CLASS + "*" + _ci("lastUserMessage") + r"(?![A-Za-z0-9_])")
 #: ``/\\{\\{(?!\\/\\/)([A-Za-z_][A-Za-z0-9_-]*)/g``: macro names (no space allowed after ``{{``).
 MACRO_NAME_RE: Final = re.compile(r"\{\{(?!//)([A-Za-z_][A-Za-z0-9_-]*)")
+#: :data:`MACRO_NAME_RE` that also matches ``{{``, whitespace and a name (captured with the
+#: whitespace, so it is told apart from a macro name).  Such a match is no macro, but it is the only
+#: other place :data:`LAST_USER_RE` can match: one pass over a text finds its macro names and tells
+#: whether the ``lastUserMessage`` search can find anything (the spaced matches start at a ``{{`` no
+#: macro name starts at, and cover no ``{{`` a macro name could start at, so the names are the same).
+MACRO_OR_SPACED_RE: Final = re.compile(r"\{\{(?!//)(" + _WS_CLASS + r"*[A-Za-z_][A-Za-z0-9_-]*)")
 #: ``/\\n{3,}/g``, spelled ``\n\n\n+`` (the same matches): ``re`` scans for a literal prefix in C, where
 #: ``\n{3,}`` is tried position by position (the largest real preset spent most of its conversion here)
 NEWLINE_RUN_RE: Final = re.compile(r"\n\n\n+")
