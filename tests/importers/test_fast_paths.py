@@ -26,7 +26,7 @@ from forgec.importers.sillytavern.patterns import (
     trim_left_after_comments,
 )
 from forgec.importers.sillytavern.project import import_into_project
-from forgec.importers.sillytavern.report import cell
+from forgec.importers.sillytavern.report import cell, collapse_whitespace
 from forgec.js.values import js_len, js_trim, utf16_slice
 
 _FRAGMENTS = (
@@ -65,6 +65,16 @@ def test_cell_of_a_long_value_matches_the_whole_value(seed: int) -> None:
     ]
     for value in values:
         assert cell(value) == _plain_cell(value)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_collapse_whitespace_is_the_pattern_and_trim(seed: int) -> None:
+    rng = random.Random(seed)
+    spaces = " \t\n\x0b\x0c\r\x1c\x1d\x1e\x1f\x85\xa0\u1680\u2000\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+    for _ in range(50):
+        text = "".join(rng.choice([rng.choice(spaces), "a", "bc", "\U0001f600", "é"]) for _ in range(rng.randrange(0, 30)))
+        assert collapse_whitespace(text) == js_trim(WS_RUN_RE.sub(" ", text)), repr(text)
+        assert cell(text) == _plain_cell(text)
 
 
 @pytest.mark.parametrize("seed", range(200))

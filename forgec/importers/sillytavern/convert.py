@@ -14,7 +14,7 @@ from forgec.js.values import UNDEFINED, js_trim, js_truthy
 
 from .macros import ScannedText
 from .patterns import LAST_USER_RE
-from .preset import ConversionItem, PresetError, member, nullish
+from .preset import ConversionItem, PresetError, member
 
 CHAT_HISTORY = "chatHistory"
 COUNTED_MARKERS = frozenset(
@@ -91,13 +91,15 @@ def convert_items(
             progress(counter, total)
         counter += 1
         item_id = str(counter)
-        definition = item.definition
-        name = member(definition, "name")
-        if js_truthy(member(definition, "marker")):
+        # member() inlined: a definition that is no object has no members
+        fields: dict[str, Any] = item.definition if isinstance(item.definition, dict) else _NO_MEMBERS
+        name = fields.get("name", UNDEFINED)
+        marker = fields.get("marker", UNDEFINED)
+        if marker is True or (marker is not False and marker is not UNDEFINED and js_truthy(marker)):
             _convert_marker(result, item, item_id, name)
             continue
-        content = nullish(member(definition, "content"), "")
-        if not isinstance(content, str):
+        content = fields.get("content", "")
+        if not isinstance(content, str) and content is not None and content is not UNDEFINED:
             raise _content_error(item)
         # The text stripped and collapsed, then trimmed: it is blank exactly when the content or the
         # stripped content is (a blank text holds no comment), and trimming commutes with collapsing
@@ -109,33 +111,51 @@ def convert_items(
             continue
         if search_last_user and not result.uses_last_user_message and LAST_USER_RE.search(text):
             result.uses_last_user_message = True  # once found, found
-        role_value = member(definition, "role")
-        if not js_truthy(role_value):
-            role = None
-        elif not isinstance(role_value, str):
-            raise PresetError(f"Preset prompts[{item.prompt_index}].role must be a string.")
-        else:
-            role = js_trim(role_value).lower()
-        if role not in _ROLES:
+        role = _role(item, fields.get("role", UNDEFINED))
+        if role is None:
             result.empty += 1
             result.outcomes.append(ItemOutcome(item, item_id, "no-role"))
             continue
-        disabled = not js_truthy(item.order_enabled)
+        enabled = item.order_enabled
+        disabled = enabled is not True and not js_truthy(enabled)
         if disabled:
             result.order_disabled += 1
-        block: dict[str, Any] = {"kind": "block", "id": item_id}
-        _put(block, "name", name)
-        _put(block, "enabled", item.order_enabled)
-        block["role"] = role
-        block["content"] = text
-        source: dict[str, Any] = {}
-        _put(source, "previousId", item.identifier)
-        _put(source, "previousName", name)
-        source["orderIndex"] = item.order_index
-        block["source"] = source
-        result.items.append(block)
+        result.items.append(_block(item, item_id, name, role, text))
         result.outcomes.append(ItemOutcome(item, item_id, "block", disabled, scanned is not None and scanned[1]))
     return result
+
+
+#: the members of a definition that is not an object
+_NO_MEMBERS: dict[str, Any] = {}
+
+
+def _role(item: ConversionItem, value: Any) -> str | None:
+    """``system``/``user``/``assistant`` from the definition's role (trimmed, lower-cased), else ``None``."""
+    if not js_truthy(value):
+        return None
+    if not isinstance(value, str):
+        raise PresetError(f"Preset prompts[{item.prompt_index}].role must be a string.")
+    role = js_trim(value).lower()
+    return role if role in _ROLES else None
+
+
+def _block(item: ConversionItem, item_id: str, name: Any, role: str, text: str) -> dict[str, Any]:
+    """The block item, keys in pi-forge's order; absent values omitted (``JSON.stringify`` drops them)."""
+    block: dict[str, Any] = {"kind": "block", "id": item_id}
+    if name is not UNDEFINED:
+        block["name"] = name
+    if item.order_enabled is not UNDEFINED:
+        block["enabled"] = item.order_enabled
+    block["role"] = role
+    block["content"] = text
+    source: dict[str, Any] = {}
+    if item.identifier is not UNDEFINED:
+        source["previousId"] = item.identifier
+    if name is not UNDEFINED:
+        source["previousName"] = name
+    source["orderIndex"] = item.order_index
+    block["source"] = source
+    return block
 
 
 def _convert_marker(result: Conversion, item: ConversionItem, item_id: str, name: Any) -> None:
