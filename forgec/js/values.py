@@ -549,14 +549,22 @@ def _write_fast(value: Any, out: list[str], unit: str | None, level: str, sort_k
         first = True
         for key in keys:
             child = value[key]
-            if type(child) not in _PLAIN_TYPES and (child is UNDEFINED or callable(child)):
+            kind = type(child)
+            if kind not in _PLAIN_TYPES and (child is UNDEFINED or callable(child)):
                 continue
             if inner is None:
                 out.append(("{" if first else ",") + json_quote(key) + ":")
             else:
                 out.append(("{\n" if first else ",\n") + inner + json_quote(key) + ": ")
             first = False
-            _write_fast(child, out, unit, level if inner is None else inner, sort_keys, depth + 1)
+            # the commonest members written here, as the call below would write them (a call per
+            # value was most of the writer's own time on a converted preset)
+            if kind is str:
+                out.append(json_quote(child))
+            elif kind is bool:
+                out.append("true" if child else "false")
+            else:
+                _write_fast(child, out, unit, level if inner is None else inner, sort_keys, depth + 1)
         if first:
             out.append("{}")
         else:
@@ -572,7 +580,10 @@ def _write_fast(value: Any, out: list[str], unit: str | None, level: str, sort_k
         if not first:
             out.append(separator)
         first = False
-        _write_fast(child, out, unit, level if inner is None else inner, sort_keys, depth + 1)
+        if type(child) is str:
+            out.append(json_quote(child))
+        else:
+            _write_fast(child, out, unit, level if inner is None else inner, sort_keys, depth + 1)
     out.append("]" if inner is None else "\n" + level + "]")
 
 

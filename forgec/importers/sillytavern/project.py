@@ -134,7 +134,7 @@ def character_ids_hint(raw: Any, token: str | None = None) -> str | None:
 def _convert(preset: Path, token: str | None, stack_id: str | None, progress: Callable[[str, int, int], None] | None) -> tuple[ImportResult, Any]:
     from forgec.js.values import UNDEFINED
 
-    from .jsonread import JsonParseError, parse_json, read_text
+    from .jsonread import JsonParseError, read_json
     from .preset import character_id_from_token, file_name_of, member, stack_id_of
 
     if stack_id is None:
@@ -142,7 +142,7 @@ def _convert(preset: Path, token: str | None, stack_id: str | None, progress: Ca
         if len(derived) > MAX_ID_LENGTH:
             stack_id = derived[:MAX_ID_LENGTH].rstrip("-") or "imported"
     try:
-        raw = parse_json(read_text(preset))
+        raw = read_json(preset)
     except (OSError, JsonParseError) as exc:
         message = f"Failed to read or parse {preset}: {exc.args[0] if exc.args else exc}"
         raise ImportFailure(message, codes.PRESET_UNREADABLE, EXIT_USAGE) from None
