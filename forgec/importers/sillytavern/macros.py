@@ -190,8 +190,13 @@ class MacroScan:
         comments = list(filter(None, groups))  # a {{trim}} leaves its group None
         trims = len(groups) - len(comments)
         self.comments_stripped += len(comments)
-        # a {{trim}} inside a comment ends it (the comment stops at the first "}}"), so none spans two
-        self.trim_stripped += trims + (len(TRIM_RE.findall("".join(comments))) if comments else 0)
+        self.trim_stripped += trims
+        if comments:
+            # a {{trim}} inside a comment ends it (the comment stops at the first "}}"), so none spans
+            # two (the groups hold the comments from their "//" on)
+            joined = "".join(comments)
+            if "{{" in joined:
+                self.trim_stripped += len(TRIM_RE.findall(joined))
         names = MACRO_OR_SPACED_RE.findall(cleaned)
         if comments and any(map(TRIM_NAME_RE.match, names)):  # perhaps a {{trim}} across a comment's gap
             cleaned, trims = TRIM_RE.subn("", COMMENT_RE.sub("", content))

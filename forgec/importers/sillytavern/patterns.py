@@ -30,7 +30,7 @@ def _ci(word: str) -> str:
 COMMENT_RE: Final = re.compile(r"\{\{" + _WS_CLASS + r"*//.*?\}\}", re.S)
 #: ``/\\{\\{\\s*trim\\s*\\}\\}/gi``
 TRIM_RE: Final = re.compile(r"\{\{" + _WS_CLASS + "*" + _ci("trim") + _WS_CLASS + r"*\}\}")
-#: A comment (captured) or a ``{{trim}}``, in one pass: each is :data:`COMMENT_RE`'s or
+#: A comment (from its ``//`` on captured) or a ``{{trim}}``, in one pass: each is :data:`COMMENT_RE`'s or
 #: :data:`TRIM_RE`'s match where they start, and neither can start inside the other, except a
 #: ``{{trim}}`` that ends a comment (it is part of the comment here, as in the comment pass).  The
 #: comment's body is spelled ``[^}]*+(?:\}[^}]+)*+`` instead of ``.*?``: both stop at the first ``}}``

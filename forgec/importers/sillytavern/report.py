@@ -102,6 +102,8 @@ def _cell_head(value: str) -> str | None:
 
 
 def _dash(value: Any) -> str:
+    if type(value) is str:  # the common case, printed as it is (a row has three of them)
+        return value
     return "—" if value is None or value is UNDEFINED else template_text(value)
 
 
