@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from forgec.importers.sillytavern.macros import MIGRATION_NOTES, MacroScan
+from forgec.importers.sillytavern.macros import MIGRATION_NOTES, MacroScan, ScannedText
 from forgec.importers.sillytavern.patterns import (
     COMMENT_RE,
     LAST_USER_RE,
@@ -85,14 +85,18 @@ def test_macro_scan_counts_match_findall(seed: int) -> None:
     comments = trims = 0
     names: list[str] = []
     last_user = False
+    scanned: list[ScannedText] = []
+    expected: list[tuple[str, bool]] = []
     for text in texts:
-        scanned = scan.scan(text)
+        scanned.append(scan.scan(text))
         comments += len(COMMENT_RE.findall(text))
         trims += len(TRIM_RE.findall(text))
         cleaned = strip_comments_and_trims(text)
         names += [n.lower() for n in MACRO_NAME_RE.findall(cleaned)]
-        assert scanned == (collapse_newline_runs(cleaned), trim_left_after_comments(text))
+        expected.append((collapse_newline_runs(cleaned), trim_left_after_comments(text)))
         last_user = last_user or LAST_USER_RE.search(cleaned) is not None
+    scan.finish()
+    assert [(s.text, s.trim_kept) for s in scanned] == expected
     assert (scan.comments_stripped, scan.trim_stripped) == (comments, trims)
     assert list(scan.detected) == list(dict.fromkeys(names))
     assert scan.migration == {n: names.count(n) for n in dict.fromkeys(names) if n in MIGRATION_NOTES}
@@ -103,7 +107,9 @@ def test_macro_scan_counts_match_findall(seed: int) -> None:
 def test_a_trim_joined_across_a_removed_comment_is_stripped_as_pi_forge_does() -> None:
     scan = MacroScan()
     text = "a {{{{// gone }}trim}} b {{ {{//x}}TRIM }}c"
-    assert scan.scan(text) == (strip_comments_and_trims(text), True) == ("a  b c", True)
+    scanned = scan.scan(text)
+    scan.finish()
+    assert (scanned.text, scanned.trim_kept) == (strip_comments_and_trims(text), True) == ("a  b c", True)
     assert (scan.comments_stripped, scan.trim_stripped, list(scan.detected)) == (2, 0, [])
 
 

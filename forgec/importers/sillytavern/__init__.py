@@ -138,6 +138,7 @@ def _convert(
         texts.append(None if content is None else macros.scan(content))
         if done % 50 == 0:
             report_progress("scanning macros", done, total)
+    macros.finish()
     conversion = convert_items(
         walk.items,
         texts,

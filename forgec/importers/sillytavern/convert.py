@@ -104,7 +104,7 @@ def convert_items(
         # The text stripped and collapsed, then trimmed: it is blank exactly when the content or the
         # stripped content is (a blank text holds no comment), and trimming commutes with collapsing
         # newline runs (a run never reaches past the leading or trailing whitespace it lies in).
-        text = js_trim(scanned[0]) if scanned is not None else ""
+        text = js_trim(scanned.text) if scanned is not None else ""
         if text == "":
             result.empty += 1
             result.outcomes.append(ItemOutcome(item, item_id, "empty"))
@@ -121,7 +121,7 @@ def convert_items(
         if disabled:
             result.order_disabled += 1
         result.items.append(_block(item, item_id, name, role, text))
-        result.outcomes.append(ItemOutcome(item, item_id, "block", disabled, scanned is not None and scanned[1]))
+        result.outcomes.append(ItemOutcome(item, item_id, "block", disabled, scanned is not None and scanned.trim_kept))
     return result
 
 

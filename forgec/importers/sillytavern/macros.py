@@ -15,7 +15,6 @@ from .patterns import (
     COMMENT_OR_TRIM_RE,
     COMMENT_RE,
     MACRO_OR_SPACED_RE,
-    TRIM_NAME_RE,
     TRIM_RE,
     WS,
     collapse_newline_runs,
@@ -122,10 +121,17 @@ def display_name(name: str) -> str:
     return DISPLAY_NAMES.get(name, name)
 
 
-#: what :meth:`MacroScan.scan` hands the conversion for one text: the text stripped of comments and
-#: ``{{trim}}`` with its newline runs collapsed (not yet trimmed), and whether a ``{{trim}}`` was
-#: still there once comments were removed (the fidelity report's ``block-trim-removed``)
-ScannedText = tuple[str, bool]
+class ScannedText:
+    """What :meth:`MacroScan.scan` hands the conversion for one text, final once the scan is
+    finished (:meth:`MacroScan.finish`): ``text`` is stripped of comments and ``{{trim}}`` with its
+    newline runs collapsed (not yet trimmed); ``trim_kept``, whether a ``{{trim}}`` was still there
+    once comments were removed (the fidelity report's ``block-trim-removed``)."""
+
+    __slots__ = ("text", "trim_kept")
+
+    def __init__(self, text: str, trim_kept: bool) -> None:
+        self.text = text
+        self.trim_kept = trim_kept
 
 _LAST_USER = "lastusermessage"
 
@@ -150,6 +156,12 @@ class MacroScan:
         self._last_user_possible = False
         #: the names found in each text since the last fold
         self._pending: list[list[str]] = []
+        #: the texts with comments since the last fold: (index in ``_pending``, raw text, result)
+        self._joined: list[tuple[int, str, ScannedText]] = []
+
+    def finish(self) -> None:
+        """Settle every text scanned so far; call it before reading their :class:`ScannedText`."""
+        self._fold()
 
     @property
     def detected(self) -> dict[str, None]:
@@ -175,16 +187,18 @@ class MacroScan:
         text.  One split by :data:`COMMENT_OR_TRIM_RE` finds the comments and the ``{{trim}}`` outside
         them (the raw count adds those that end a comment); removing both at once leaves pi-forge's
         text unless removing a comment joined a new ``{{trim}}`` across the gap -- that one would
-        still be in the text, where the name pass sees it: only then are the two steps redone one
-        after the other.  The text comes back with its newline runs collapsed, ready for conversion.
+        still be in the text, where the name pass sees it as a name ``trim``: when the names of all
+        texts hold one (:meth:`_fold`, never on the real presets measured), the texts that had
+        comments are stripped again in two steps.  The text comes back with its newline runs
+        collapsed, ready for conversion.
         """
         if "{{" not in content:  # every pattern here starts with "{{"
-            return collapse_newline_runs(content), False
+            return ScannedText(collapse_newline_runs(content), False)
         parts = COMMENT_OR_TRIM_RE.split(content)
         if len(parts) == 1:
             names = MACRO_OR_SPACED_RE.findall(content)
             self._pending.append(names)
-            return collapse_newline_runs(content), False
+            return ScannedText(collapse_newline_runs(content), False)
         cleaned = "".join(parts[::2])
         groups = parts[1::2]
         comments = list(filter(None, groups))  # a {{trim}} leaves its group None
@@ -197,12 +211,18 @@ class MacroScan:
             joined = "".join(comments)
             if "{{" in joined:
                 self.trim_stripped += len(TRIM_RE.findall(joined))
-        names = MACRO_OR_SPACED_RE.findall(cleaned)
-        if comments and any(map(TRIM_NAME_RE.match, names)):  # perhaps a {{trim}} across a comment's gap
+        scanned = ScannedText(collapse_newline_runs(cleaned), trims > 0)
+        if comments:
+            self._joined.append((len(self._pending), content, scanned))
+        self._pending.append(MACRO_OR_SPACED_RE.findall(cleaned))
+        return scanned
+
+    def _strip_joined(self) -> None:
+        """Strip the texts that had comments in two steps, as pi-forge does (see :meth:`scan`)."""
+        for index, content, scanned in self._joined:
             cleaned, trims = TRIM_RE.subn("", COMMENT_RE.sub("", content))
-            names = MACRO_OR_SPACED_RE.findall(cleaned)
-        self._pending.append(names)
-        return collapse_newline_runs(cleaned), trims > 0
+            self._pending[index] = MACRO_OR_SPACED_RE.findall(cleaned)
+            scanned.text, scanned.trim_kept = collapse_newline_runs(cleaned), trims > 0
 
     def _fold(self) -> None:
         """Fold the names gathered since the last fold into ``detected`` and ``migration``."""
@@ -210,9 +230,14 @@ class MacroScan:
             return
         # ASCII names: str.lower is toLowerCase here
         lowered = list(map(str.lower, chain.from_iterable(self._pending)))
-        self._pending = []
+        distinct = dict.fromkeys(lowered)  # first-seen order
+        if self._joined and any(name.lstrip(WS) == "trim" for name in distinct):
+            self._strip_joined()  # a {{trim}} may have been joined across a removed comment
+            lowered = list(map(str.lower, chain.from_iterable(self._pending)))
+            distinct = dict.fromkeys(lowered)
+        self._pending, self._joined = [], []
         counts = Counter(lowered)
-        for name in dict.fromkeys(lowered):  # distinct, first-seen order
+        for name in distinct:
             if name[0] in WS:  # "{{ name": no macro, but lastUserMessage may stand there
                 word = name.lstrip(WS)
                 if word == _LAST_USER or word.startswith(_LAST_USER + "-"):

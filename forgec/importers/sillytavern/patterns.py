@@ -39,8 +39,6 @@ TRIM_RE: Final = re.compile(r"\{\{" + _WS_CLASS + "*" + _ci("trim") + _WS_CLASS 
 COMMENT_OR_TRIM_RE: Final = re.compile(
     r"\{\{" + _WS_CLASS + r"*(?:(//[^}]*+(?:\}[^}]+)*+\}\})|" + _ci("trim") + _WS_CLASS + r"*\}\})"
 )
-#: a macro-name match of :data:`MACRO_OR_SPACED_RE` that is a ``{{trim}}``'s start
-TRIM_NAME_RE: Final = re.compile(_WS_CLASS + "*" + _ci("trim") + r"\Z")
 #: ``/\\{\\{\\s*lastUserMessage\\b/i`` with JavaScript's ASCII word boundary.
 LAST_USER_RE: Final = re.compile(r"\{\{" + _WS_CLASS + "*" + _ci("lastUserMessage") + r"(?![A-Za-z0-9_])")
 #: ``/\\{\\{(?!\\/\\/)([A-Za-z_][A-Za-z0-9_-]*)/g``: macro names (no space allowed after ``{{``).
