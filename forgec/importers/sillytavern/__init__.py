@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -53,8 +54,20 @@ class ImportResult:
     stack: dict[str, Any] | None = None
     report: str | None = None
     error: str | None = None
-    fidelity: dict[str, Any] | None = None
     details: dict[str, Any] = field(default_factory=dict, repr=False)
+    #: builds :attr:`fidelity` when it is first read, then is dropped
+    fidelity_source: Callable[[], dict[str, Any]] | None = field(default=None, repr=False, compare=False)
+    _fidelity: dict[str, Any] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def fidelity(self) -> dict[str, Any] | None:
+        """forgec's fidelity document, built on first use: pi-forge's import has none, and most
+        front ends never read it (``import-silly --format json`` prints it only with
+        ``--report-format json``).  It is built from the conversion's own records, which nothing
+        changes after the conversion."""
+        if self._fidelity is None and self.fidelity_source is not None:
+            self._fidelity, self.fidelity_source = self.fidelity_source(), None
+        return self._fidelity
 
     @property
     def ok(self) -> bool:
@@ -194,7 +207,7 @@ def _convert(
     from .fidelity import build_fidelity
 
     result = ImportResult(stack=stack, report=report)
-    result.fidelity = build_fidelity(stack, conversion, walk.missing, macros, regex, uses_last_user_message)
+    result.fidelity_source = partial(build_fidelity, stack, conversion, walk.missing, macros, regex, uses_last_user_message)
     result.details = {
         "itemsConsidered": len(walk.items),
         "regexScripts": regex.total if regex is not None else 0,
