@@ -14,7 +14,7 @@ from forgec.js.values import UNDEFINED, js_trim, js_truthy
 
 from .macros import ScannedText
 from .patterns import LAST_USER_RE
-from .preset import ConversionItem, PresetError, member
+from .preset import NO_MEMBERS, ConversionItem, PresetError
 
 CHAT_HISTORY = "chatHistory"
 COUNTED_MARKERS = frozenset(
@@ -61,12 +61,13 @@ def _content_error(item: ConversionItem) -> PresetError:
 
 def raw_content(item: ConversionItem) -> str | None:
     """The content macro detection scans (``None`` when JS-falsy); non-strings are errors (E3 e)."""
-    content = member(item.definition, "content")
+    definition = item.definition
+    content = definition.get("content", UNDEFINED) if isinstance(definition, dict) else UNDEFINED
+    if isinstance(content, str):  # the common case first
+        return content or None
     if not js_truthy(content):
         return None
-    if not isinstance(content, str):
-        raise _content_error(item)
-    return content
+    raise _content_error(item)
 
 
 def convert_items(
@@ -92,7 +93,7 @@ def convert_items(
         counter += 1
         item_id = str(counter)
         # member() inlined: a definition that is no object has no members
-        fields: dict[str, Any] = item.definition if isinstance(item.definition, dict) else _NO_MEMBERS
+        fields: dict[str, Any] = item.definition if isinstance(item.definition, dict) else NO_MEMBERS
         name = fields.get("name", UNDEFINED)
         marker = fields.get("marker", UNDEFINED)
         if marker is True or (marker is not False and marker is not UNDEFINED and js_truthy(marker)):
@@ -124,9 +125,6 @@ def convert_items(
         result.outcomes.append(ItemOutcome(item, item_id, "block", disabled, scanned is not None and scanned.trim_kept))
     return result
 
-
-#: the members of a definition that is not an object
-_NO_MEMBERS: dict[str, Any] = {}
 
 
 def _role(item: ConversionItem, value: Any) -> str | None:

@@ -15,6 +15,7 @@ from forgec.js.values import UNDEFINED
 from .convert import Conversion, ItemOutcome
 from .macros import MIGRATION_NOTES, NATIVE_MACROS, NATIVE_NOTES, MacroScan, display_name
 from .patterns import template_text
+from .preset import NO_MEMBERS
 from .regex_scripts import RegexSummary
 
 CONVERTED = "converted"
@@ -106,7 +107,7 @@ def _item_entry(outcome: ItemOutcome) -> dict[str, Any]:
     """The entry of one conversion item: ``_entry(kind, ref, status, reason, name=…, itemId=…)``
     written out, since a large preset has hundreds (no keyword dictionary, code looked up once)."""
     definition = outcome.conversion.definition
-    fields: dict[str, Any] = definition if isinstance(definition, dict) else {}
+    fields: dict[str, Any] = definition if isinstance(definition, dict) else NO_MEMBERS
     known = _OUTCOMES.get(outcome.outcome)
     if known is not None:
         kind, status, reason, with_id = known
