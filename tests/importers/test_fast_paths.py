@@ -22,6 +22,7 @@ from forgec.importers.sillytavern.patterns import (
     TRIM_RE,
     WS_RUN_RE,
     collapse_newline_runs,
+    join_trimmed,
     strip_comments_and_trims,
     trim_left_after_comments,
 )
@@ -93,7 +94,7 @@ def test_macro_scan_counts_match_findall(seed: int) -> None:
         trims += len(TRIM_RE.findall(text))
         cleaned = strip_comments_and_trims(text)
         names += [n.lower() for n in MACRO_NAME_RE.findall(cleaned)]
-        expected.append((collapse_newline_runs(cleaned), trim_left_after_comments(text)))
+        expected.append((js_trim(collapse_newline_runs(cleaned)), trim_left_after_comments(text)))
         last_user = last_user or LAST_USER_RE.search(cleaned) is not None
     scan.finish()
     assert [(s.text, s.trim_kept) for s in scanned] == expected
@@ -111,6 +112,14 @@ def test_a_trim_joined_across_a_removed_comment_is_stripped_as_pi_forge_does() -
     scan.finish()
     assert (scanned.text, scanned.trim_kept) == (strip_comments_and_trims(text), True) == ("a  b c", True)
     assert (scan.comments_stripped, scan.trim_stripped, list(scan.detected)) == (2, 0, [])
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_join_trimmed_is_trim_of_join(seed: int) -> None:
+    rng = random.Random(seed)
+    for _ in range(100):
+        pieces = [rng.choice(["", " ", "\n\t", "\ufeff", "\x85", "a", " b ", "c\u3000"]) for _ in range(rng.randrange(1, 6))]
+        assert join_trimmed(pieces) == js_trim("".join(pieces)), pieces
 
 
 def _preset(tmp_path: Path) -> Path:

@@ -102,10 +102,9 @@ def convert_items(
         content = fields.get("content", "")
         if not isinstance(content, str) and content is not None and content is not UNDEFINED:
             raise _content_error(item)
-        # The text stripped and collapsed, then trimmed: it is blank exactly when the content or the
-        # stripped content is (a blank text holds no comment), and trimming commutes with collapsing
-        # newline runs (a run never reaches past the leading or trailing whitespace it lies in).
-        text = js_trim(scanned.text) if scanned is not None else ""
+        # The text stripped, trimmed and collapsed: it is blank exactly when the content or the
+        # stripped content is (a blank text holds no comment).
+        text = scanned.text if scanned is not None else ""
         if text == "":
             result.empty += 1
             result.outcomes.append(ItemOutcome(item, item_id, "empty"))

@@ -11,6 +11,8 @@ from collections import Counter
 from itertools import chain
 from typing import Final
 
+from forgec.js.values import js_trim
+
 from .patterns import (
     COMMENT_OR_TRIM_RE,
     COMMENT_RE,
@@ -18,6 +20,7 @@ from .patterns import (
     TRIM_RE,
     WS,
     collapse_newline_runs,
+    join_trimmed,
 )
 
 NATIVE_MACROS: Final = frozenset(
@@ -123,8 +126,9 @@ def display_name(name: str) -> str:
 
 class ScannedText:
     """What :meth:`MacroScan.scan` hands the conversion for one text, final once the scan is
-    finished (:meth:`MacroScan.finish`): ``text`` is stripped of comments and ``{{trim}}`` with its
-    newline runs collapsed (not yet trimmed); ``trim_kept``, whether a ``{{trim}}`` was still there
+    finished (:meth:`MacroScan.finish`): ``text`` is stripped of comments and ``{{trim}}``, trimmed,
+    its newline runs collapsed (trimming commutes with collapsing: a run never reaches past the
+    leading or trailing whitespace it lies in); ``trim_kept``, whether a ``{{trim}}`` was still there
     once comments were removed (the fidelity report's ``block-trim-removed``)."""
 
     __slots__ = ("text", "trim_kept")
@@ -189,17 +193,16 @@ class MacroScan:
         text unless removing a comment joined a new ``{{trim}}`` across the gap -- that one would
         still be in the text, where the name pass sees it as a name ``trim``: when the names of all
         texts hold one (:meth:`_fold`, never on the real presets measured), the texts that had
-        comments are stripped again in two steps.  The text comes back with its newline runs
+        comments are stripped again in two steps.  The text comes back trimmed, its newline runs
         collapsed, ready for conversion.
         """
         if "{{" not in content:  # every pattern here starts with "{{"
-            return ScannedText(collapse_newline_runs(content), False)
+            return ScannedText(collapse_newline_runs(js_trim(content)), False)
         parts = COMMENT_OR_TRIM_RE.split(content)
         if len(parts) == 1:
-            names = MACRO_OR_SPACED_RE.findall(content)
-            self._pending.append(names)
-            return ScannedText(collapse_newline_runs(content), False)
-        cleaned = "".join(parts[::2])
+            self._pending.append(MACRO_OR_SPACED_RE.findall(content))
+            return ScannedText(collapse_newline_runs(js_trim(content)), False)
+        cleaned = join_trimmed(parts[::2])
         groups = parts[1::2]
         comments = list(filter(None, groups))  # a {{trim}} leaves its group None
         trims = len(groups) - len(comments)
@@ -222,7 +225,7 @@ class MacroScan:
         for index, content, scanned in self._joined:
             cleaned, trims = TRIM_RE.subn("", COMMENT_RE.sub("", content))
             self._pending[index] = MACRO_OR_SPACED_RE.findall(cleaned)
-            scanned.text, scanned.trim_kept = collapse_newline_runs(cleaned), trims > 0
+            scanned.text, scanned.trim_kept = collapse_newline_runs(js_trim(cleaned)), trims > 0
 
     def _fold(self) -> None:
         """Fold the names gathered since the last fold into ``detected`` and ``migration``."""

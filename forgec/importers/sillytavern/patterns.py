@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any, Final
 
-from forgec.js.values import JS_WHITESPACE, UNDEFINED, js_string, js_trim
+from forgec.js.values import JS_WHITESPACE, UNDEFINED, js_string, js_trim, js_trim_end, js_trim_start
 
 #: JavaScript's ``\\s`` as a character class body.
 WS: Final = "".join(JS_WHITESPACE)
@@ -77,6 +77,23 @@ def strip_comments_and_trims(content: str) -> str:
 def collapse_newline_runs(text: str) -> str:
     """``text.replace(/\\n{3,}/g, "\\n\\n")``; a text without three newlines in a row is returned as it is."""
     return NEWLINE_RUN_RE.sub("\n\n", text) if "\n\n\n" in text else text
+
+
+#: a text that is all JavaScript whitespace (``match`` stops at its first other character)
+_BLANK_RE: Final = re.compile(_WS_CLASS + r"*\Z")
+
+
+def join_trimmed(pieces: list[str]) -> str:
+    """``js_trim("".join(pieces))`` copying the text once: blank pieces at either end are left out
+    and only the two end pieces are trimmed (``str.strip`` copies the whole text it trims)."""
+    first, last = 0, len(pieces) - 1
+    while first < last and _BLANK_RE.match(pieces[first]):
+        first += 1
+    while last > first and _BLANK_RE.match(pieces[last]):
+        last -= 1
+    if first == last:
+        return js_trim(pieces[first])
+    return "".join([js_trim_start(pieces[first]), *pieces[first + 1 : last], js_trim_end(pieces[last])])
 
 
 def trim_left_after_comments(content: str) -> bool:
