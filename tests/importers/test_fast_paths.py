@@ -73,7 +73,8 @@ def test_collapse_whitespace_is_the_pattern_and_trim(seed: int) -> None:
     rng = random.Random(seed)
     spaces = " \t\n\x0b\x0c\r\x1c\x1d\x1e\x1f\x85\xa0\u1680\u2000\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
     for _ in range(50):
-        text = "".join(rng.choice([rng.choice(spaces), "a", "bc", "\U0001f600", "é"]) for _ in range(rng.randrange(0, 30)))
+        size = rng.randrange(0, 30)
+        text = "".join(rng.choice([rng.choice(spaces), "a", "bc", "\U0001f600", "é"]) for _ in range(size))
         assert collapse_whitespace(text) == js_trim(WS_RUN_RE.sub(" ", text)), repr(text)
         assert cell(text) == _plain_cell(text)
 
@@ -101,7 +102,7 @@ def test_macro_scan_counts_match_findall(seed: int) -> None:
     assert (scan.comments_stripped, scan.trim_stripped) == (comments, trims)
     assert list(scan.detected) == list(dict.fromkeys(names))
     assert scan.migration == {n: names.count(n) for n in dict.fromkeys(names) if n in MIGRATION_NOTES}
-    if last_user and "lastusermessage" not in scan.detected:  # the search may be skipped only when it finds nothing
+    if last_user and "lastusermessage" not in scan.detected:  # skipped only where it would find nothing
         assert scan.last_user_possible
 
 
@@ -118,7 +119,8 @@ def test_a_trim_joined_across_a_removed_comment_is_stripped_as_pi_forge_does() -
 def test_join_trimmed_is_trim_of_join(seed: int) -> None:
     rng = random.Random(seed)
     for _ in range(100):
-        pieces = [rng.choice(["", " ", "\n\t", "\ufeff", "\x85", "a", " b ", "c\u3000"]) for _ in range(rng.randrange(1, 6))]
+        choices = ["", " ", "\n\t", "\ufeff", "\x85", "a", " b ", "c\u3000"]
+        pieces = [rng.choice(choices) for _ in range(rng.randrange(1, 6))]
         assert join_trimmed(pieces) == js_trim("".join(pieces)), pieces
 
 

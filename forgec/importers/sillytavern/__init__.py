@@ -207,7 +207,9 @@ def _convert(
     from .fidelity import build_fidelity
 
     result = ImportResult(stack=stack, report=report)
-    result.fidelity_source = partial(build_fidelity, stack, conversion, walk.missing, macros, regex, uses_last_user_message)
+    result.fidelity_source = partial(
+        build_fidelity, stack, conversion, walk.missing, macros, regex, uses_last_user_message
+    )
     result.details = {
         "itemsConsidered": len(walk.items),
         "regexScripts": regex.total if regex is not None else 0,

@@ -81,8 +81,9 @@ def convert_items(
     ``progress(done, total)`` is called every :data:`PROGRESS_STEP` items, so a front end can
     show how far a preset with thousands of prompts has got (it never changes the result).
     ``texts``: for each item, what :meth:`MacroScan.scan` made of its content (``None`` where the
-    content is JS-falsy), so each text is stripped and scanned once.  ``search_last_user=False`` skips the ``lastUserMessage`` search when the scan
-    has shown that it cannot change the import (:attr:`MacroScan.last_user_possible`).
+    content is JS-falsy), so each text is stripped and scanned once.  ``search_last_user=False``
+    skips the ``lastUserMessage`` search when the scan has shown that it cannot change the import
+    (:attr:`MacroScan.last_user_possible`).
     """
     result = Conversion()
     counter = 0
@@ -121,7 +122,8 @@ def convert_items(
         if disabled:
             result.order_disabled += 1
         result.items.append(_block(item, item_id, name, role, text))
-        result.outcomes.append(ItemOutcome(item, item_id, "block", disabled, scanned is not None and scanned.trim_kept))
+        trim_removed = scanned is not None and scanned.trim_kept
+        result.outcomes.append(ItemOutcome(item, item_id, "block", disabled, trim_removed))
     return result
 
 

@@ -121,7 +121,8 @@ def _item_entry(outcome: ItemOutcome) -> dict[str, Any]:
             status, reason = CONVERTED, "block-disabled"
         else:
             status, reason = CONVERTED, "block"
-    entry: dict[str, Any] = {"kind": kind, "ref": _ref(outcome.conversion.identifier), "status": status, "reason": reason}
+    ref = _ref(outcome.conversion.identifier)
+    entry: dict[str, Any] = {"kind": kind, "ref": ref, "status": status, "reason": reason}
     code = RULE_CODES.get(reason)
     if code is not None:
         entry["code"] = code

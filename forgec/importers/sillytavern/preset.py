@@ -216,7 +216,8 @@ def walk_order(selection: Selection, table: dict[Any, tuple[int, Any]]) -> Order
         if found is None:
             missing.append(identifier)
             continue
-        items.append(ConversionItem(found[1], found[0], identifier, fields.get("enabled", UNDEFINED), len(items)))
+        enabled = fields.get("enabled", UNDEFINED)
+        items.append(ConversionItem(found[1], found[0], identifier, enabled, len(items)))
     return OrderWalk(items, missing, js_length(order))
 
 
