@@ -551,10 +551,11 @@ def _write_fast(value: Any, out: list[str], unit: str | None, level: str, sort_k
     if kind is bool or value is None:
         out.append("true" if value is True else "false" if value is False else "null")
         return
-    text = _scalar_text(value)
-    if text is not None:
-        out.append(text)
-        return
+    if kind is not dict and kind is not list:  # plain containers skip the scalar tests
+        text = _scalar_text(value)
+        if text is not None:
+            out.append(text)
+            return
     if depth >= _FAST_DEPTH:
         raise _TooDeep
     inner = None if unit is None else level + unit
