@@ -26,7 +26,7 @@ _ROLES = frozenset({"system", "user", "assistant"})
 PROGRESS_STEP = 50
 
 
-@dataclass
+@dataclass(slots=True)  # one per conversion item: no instance dictionary to build and free
 class ItemOutcome:
     """What happened to one conversion item, for the report and the fidelity report."""
 

@@ -169,7 +169,7 @@ def select_character(prompt_order: Any, character_id: Any) -> Selection:
 # --- prompt map and conversion items (C5, E7) ------------------------------------------------------
 
 
-@dataclass
+@dataclass(slots=True)  # one per conversion item: no instance dictionary to build and free
 class ConversionItem:
     """One order entry found in the prompt map."""
 
