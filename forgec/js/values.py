@@ -525,6 +525,20 @@ def _js_keys(obj: dict[Any, Any]) -> list[Any]:
     return js_key_order(obj) if maybe_index else keys
 
 
+#: object keys already quoted: a document repeats a few keys thousands of times (a converted preset:
+#: ~7,000 members, a dozen names), bounded so that documents with ever-new keys cannot grow it far
+_QUOTED_KEYS: dict[str, str] = {}
+_QUOTED_KEYS_MAX = 4096
+
+
+def _quote_key(key: str) -> str:
+    """:func:`json_quote` of an object key, remembered in :data:`_QUOTED_KEYS` when short."""
+    quoted = json_quote(key)
+    if len(key) <= 64 and len(_QUOTED_KEYS) < _QUOTED_KEYS_MAX:
+        _QUOTED_KEYS[key] = quoted
+    return quoted
+
+
 def _write_fast(value: Any, out: list[str], unit: str | None, level: str, sort_keys: bool, depth: int) -> None:
     """The recursive writer of :func:`_write_json` (same output as :func:`_stringify_into`)."""
     kind = type(value)
@@ -537,10 +551,11 @@ def _write_fast(value: Any, out: list[str], unit: str | None, level: str, sort_k
     if kind is bool or value is None:
         out.append("true" if value is True else "false" if value is False else "null")
         return
-    text = _scalar_text(value)
-    if text is not None:
-        out.append(text)
-        return
+    if kind is not dict and kind is not list:  # plain containers skip the scalar tests
+        text = _scalar_text(value)
+        if text is not None:
+            out.append(text)
+            return
     if depth >= _FAST_DEPTH:
         raise _TooDeep
     inner = None if unit is None else level + unit
@@ -549,14 +564,25 @@ def _write_fast(value: Any, out: list[str], unit: str | None, level: str, sort_k
         first = True
         for key in keys:
             child = value[key]
-            if type(child) not in _PLAIN_TYPES and (child is UNDEFINED or callable(child)):
+            kind = type(child)
+            if kind not in _PLAIN_TYPES and (child is UNDEFINED or callable(child)):
                 continue
+            quoted = _QUOTED_KEYS.get(key) or _quote_key(key)
             if inner is None:
-                out.append(("{" if first else ",") + json_quote(key) + ":")
+                out.append(("{" if first else ",") + quoted + ":")
             else:
-                out.append(("{\n" if first else ",\n") + inner + json_quote(key) + ": ")
+                out.append(("{\n" if first else ",\n") + inner + quoted + ": ")
             first = False
-            _write_fast(child, out, unit, level if inner is None else inner, sort_keys, depth + 1)
+            # the commonest members written here, as the call below would write them (a call per
+            # value was most of the writer's own time on a converted preset)
+            if kind is str:
+                out.append(json_quote(child))
+            elif kind is bool:
+                out.append("true" if child else "false")
+            elif kind is int and -_SAFE_INT < child < _SAFE_INT:
+                out.append(str(child))
+            else:
+                _write_fast(child, out, unit, level if inner is None else inner, sort_keys, depth + 1)
         if first:
             out.append("{}")
         else:
@@ -572,7 +598,10 @@ def _write_fast(value: Any, out: list[str], unit: str | None, level: str, sort_k
         if not first:
             out.append(separator)
         first = False
-        _write_fast(child, out, unit, level if inner is None else inner, sort_keys, depth + 1)
+        if type(child) is str:
+            out.append(json_quote(child))
+        else:
+            _write_fast(child, out, unit, level if inner is None else inner, sort_keys, depth + 1)
     out.append("]" if inner is None else "\n" + level + "]")
 
 

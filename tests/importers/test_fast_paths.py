@@ -14,22 +14,26 @@ from pathlib import Path
 
 import pytest
 
-from forgec.importers.sillytavern.macros import MacroScan
+from forgec.importers.sillytavern.macros import MIGRATION_NOTES, MacroScan, ScannedText
 from forgec.importers.sillytavern.patterns import (
     COMMENT_RE,
+    LAST_USER_RE,
     MACRO_NAME_RE,
     TRIM_RE,
     WS_RUN_RE,
+    collapse_newline_runs,
+    join_trimmed,
     strip_comments_and_trims,
     trim_left_after_comments,
 )
 from forgec.importers.sillytavern.project import import_into_project
-from forgec.importers.sillytavern.report import cell
+from forgec.importers.sillytavern.report import cell, collapse_whitespace
 from forgec.js.values import js_len, js_trim, utf16_slice
 
 _FRAGMENTS = (
     "{{", "}}", "//", "{{//", "{{ //", "{{trim}}", "{{ TRIM }}", "{{Trim\t}}", "tr", "im}}", "{{char}}",
-    "{{user}}", "{{random::a::b}}", "{{lastUserMessage}}", "a", "b c", " ", "\n", "\n\n\n", "\u3000",
+    "{{user}}", "{{random::a::b}}", "{{lastUserMessage}}", "{{ lastUserMessage", "lastUserMessage-x", "{{{{",
+    "{{// c}}", "{{ tRim", "trim", "}}}", "a", "b c", " ", "\n", "\n\n\n", "\u3000",
     "\ufeff", "|", "é", "\U0001f600", "x" * 40,
 )  # fmt: skip
 
@@ -64,23 +68,60 @@ def test_cell_of_a_long_value_matches_the_whole_value(seed: int) -> None:
         assert cell(value) == _plain_cell(value)
 
 
-@pytest.mark.parametrize("seed", range(60))
+@pytest.mark.parametrize("seed", range(40))
+def test_collapse_whitespace_is_the_pattern_and_trim(seed: int) -> None:
+    rng = random.Random(seed)
+    spaces = " \t\n\x0b\x0c\r\x1c\x1d\x1e\x1f\x85\xa0\u1680\u2000\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+    for _ in range(50):
+        size = rng.randrange(0, 30)
+        text = "".join(rng.choice([rng.choice(spaces), "a", "bc", "\U0001f600", "é"]) for _ in range(size))
+        assert collapse_whitespace(text) == js_trim(WS_RUN_RE.sub(" ", text)), repr(text)
+        assert cell(text) == _plain_cell(text)
+
+
+@pytest.mark.parametrize("seed", range(200))
 def test_macro_scan_counts_match_findall(seed: int) -> None:
     rng = random.Random(seed)
     texts = [_text(rng, rng.randrange(0, 40)) for _ in range(8)]
     scan = MacroScan()
     comments = trims = 0
     names: list[str] = []
+    last_user = False
+    scanned: list[ScannedText] = []
+    expected: list[tuple[str, bool]] = []
     for text in texts:
-        scan.scan(text)
+        scanned.append(scan.scan(text))
         comments += len(COMMENT_RE.findall(text))
         trims += len(TRIM_RE.findall(text))
         cleaned = strip_comments_and_trims(text)
         names += [n.lower() for n in MACRO_NAME_RE.findall(cleaned)]
-        assert scan.cleaned[text] == cleaned
-        assert (text in scan.trim_after_comments) == trim_left_after_comments(text)
+        expected.append((js_trim(collapse_newline_runs(cleaned)), trim_left_after_comments(text)))
+        last_user = last_user or LAST_USER_RE.search(cleaned) is not None
+    scan.finish()
+    assert [(s.text, s.trim_kept) for s in scanned] == expected
     assert (scan.comments_stripped, scan.trim_stripped) == (comments, trims)
     assert list(scan.detected) == list(dict.fromkeys(names))
+    assert scan.migration == {n: names.count(n) for n in dict.fromkeys(names) if n in MIGRATION_NOTES}
+    if last_user and "lastusermessage" not in scan.detected:  # skipped only where it would find nothing
+        assert scan.last_user_possible
+
+
+def test_a_trim_joined_across_a_removed_comment_is_stripped_as_pi_forge_does() -> None:
+    scan = MacroScan()
+    text = "a {{{{// gone }}trim}} b {{ {{//x}}TRIM }}c"
+    scanned = scan.scan(text)
+    scan.finish()
+    assert (scanned.text, scanned.trim_kept) == (strip_comments_and_trims(text), True) == ("a  b c", True)
+    assert (scan.comments_stripped, scan.trim_stripped, list(scan.detected)) == (2, 0, [])
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_join_trimmed_is_trim_of_join(seed: int) -> None:
+    rng = random.Random(seed)
+    for _ in range(100):
+        choices = ["", " ", "\n\t", "\ufeff", "\x85", "a", " b ", "c\u3000"]
+        pieces = [rng.choice(choices) for _ in range(rng.randrange(1, 6))]
+        assert join_trimmed(pieces) == js_trim("".join(pieces)), pieces
 
 
 def _preset(tmp_path: Path) -> Path:

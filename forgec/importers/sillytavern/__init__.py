@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +21,7 @@ from forgec.js.values import UNDEFINED, is_number, js_truthy
 
 from .convert import build_stack, convert_items, raw_content
 from .jsonread import JsonParseError, parse_json, read_text
-from .macros import MacroScan
+from .macros import MacroScan, ScannedText
 from .preset import (
     PresetError,
     build_prompt_map,
@@ -53,8 +54,20 @@ class ImportResult:
     stack: dict[str, Any] | None = None
     report: str | None = None
     error: str | None = None
-    fidelity: dict[str, Any] | None = None
     details: dict[str, Any] = field(default_factory=dict, repr=False)
+    #: builds :attr:`fidelity` when it is first read, then is dropped
+    fidelity_source: Callable[[], dict[str, Any]] | None = field(default=None, repr=False, compare=False)
+    _fidelity: dict[str, Any] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def fidelity(self) -> dict[str, Any] | None:
+        """forgec's fidelity document, built on first use: pi-forge's import has none, and most
+        front ends never read it (``import-silly --format json`` prints it only with
+        ``--report-format json``).  It is built from the conversion's own records, which nothing
+        changes after the conversion."""
+        if self._fidelity is None and self.fidelity_source is not None:
+            self._fidelity, self.fidelity_source = self.fidelity_source(), None
+        return self._fidelity
 
     @property
     def ok(self) -> bool:
@@ -132,14 +145,19 @@ def _convert(
     total = len(walk.items)
     report_progress("scanning macros", 0, total)
     macros = MacroScan()
+    texts: list[ScannedText | None] = []
     for done, item in enumerate(walk.items, 1):
         content = raw_content(item)
-        if content is not None:
-            macros.scan(content)
+        texts.append(None if content is None else macros.scan(content))
         if done % 50 == 0:
             report_progress("scanning macros", done, total)
+    macros.finish()
     conversion = convert_items(
-        walk.items, lambda done, all_: report_progress("converting prompts", done, all_), macros.cleaned
+        walk.items,
+        texts,
+        lambda done, all_: report_progress("converting prompts", done, all_),
+        # a {{lastUserMessage}} macro decides the flag alone; without one, search only where it can match
+        search_last_user=macros.last_user_possible and "lastusermessage" not in macros.detected,
     )
     report_progress("writing report", total, total)
     uses_last_user_message = conversion.uses_last_user_message or "lastusermessage" in macros.detected
@@ -189,7 +207,9 @@ def _convert(
     from .fidelity import build_fidelity
 
     result = ImportResult(stack=stack, report=report)
-    result.fidelity = build_fidelity(stack, conversion, walk.missing, macros, regex, uses_last_user_message)
+    result.fidelity_source = partial(
+        build_fidelity, stack, conversion, walk.missing, macros, regex, uses_last_user_message
+    )
     result.details = {
         "itemsConsidered": len(walk.items),
         "regexScripts": regex.total if regex is not None else 0,

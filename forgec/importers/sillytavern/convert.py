@@ -6,14 +6,15 @@ skipped prompts leave gaps (``1, 7, 8, 12``): pi-forge users see the same ids in
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from forgec.js.values import UNDEFINED, js_trim, js_truthy
 
-from .patterns import LAST_USER_RE, collapse_newline_runs, strip_comments_and_trims
-from .preset import ConversionItem, PresetError, member, nullish
+from .macros import ScannedText
+from .patterns import LAST_USER_RE
+from .preset import NO_MEMBERS, ConversionItem, PresetError
 
 CHAT_HISTORY = "chatHistory"
 COUNTED_MARKERS = frozenset(
@@ -25,7 +26,7 @@ _ROLES = frozenset({"system", "user", "assistant"})
 PROGRESS_STEP = 50
 
 
-@dataclass
+@dataclass(slots=True)  # one per conversion item: no instance dictionary to build and free
 class ItemOutcome:
     """What happened to one conversion item, for the report and the fidelity report."""
 
@@ -34,6 +35,8 @@ class ItemOutcome:
     #: "block", "slot", "marker" (counted), "custom-marker" (dropped silently), "empty", "no-role"
     outcome: str
     order_disabled: bool = False
+    #: a block whose content still held a ``{{trim}}`` once comments were removed
+    trim_removed: bool = False
 
 
 @dataclass
@@ -58,99 +61,122 @@ def _content_error(item: ConversionItem) -> PresetError:
 
 def raw_content(item: ConversionItem) -> str | None:
     """The content macro detection scans (``None`` when JS-falsy); non-strings are errors (E3 e)."""
-    content = member(item.definition, "content")
+    definition = item.definition
+    content = definition.get("content", UNDEFINED) if isinstance(definition, dict) else UNDEFINED
+    if isinstance(content, str):  # the common case first
+        return content or None
     if not js_truthy(content):
         return None
-    if not isinstance(content, str):
-        raise _content_error(item)
-    return content
+    raise _content_error(item)
 
 
 def convert_items(
     conversion_items: list[ConversionItem],
+    texts: Sequence[ScannedText | None],
     progress: Callable[[int, int], None] | None = None,
-    cleaned_texts: Mapping[str, str] | None = None,
+    search_last_user: bool = True,
 ) -> Conversion:
     """C6 over all conversion items, in order.
 
     ``progress(done, total)`` is called every :data:`PROGRESS_STEP` items, so a front end can
     show how far a preset with thousands of prompts has got (it never changes the result).
-    ``cleaned_texts``: contents already stripped of comments and ``{{trim}}`` (macro detection,
-    :attr:`MacroScan.cleaned`, strips the same texts first), looked up before stripping again.
+    ``texts``: for each item, what :meth:`MacroScan.scan` made of its content (``None`` where the
+    content is JS-falsy), so each text is stripped and scanned once.  ``search_last_user=False``
+    skips the ``lastUserMessage`` search when the scan has shown that it cannot change the import
+    (:attr:`MacroScan.last_user_possible`).
     """
     result = Conversion()
     counter = 0
     total = len(conversion_items)
-    for item in conversion_items:
+    for item, scanned in zip(conversion_items, texts, strict=True):
         if progress is not None and counter % PROGRESS_STEP == 0:
             progress(counter, total)
         counter += 1
         item_id = str(counter)
-        definition = item.definition
-        name = member(definition, "name")
-        if js_truthy(member(definition, "marker")):
-            if item.identifier == CHAT_HISTORY and isinstance(item.identifier, str):
-                slot: dict[str, Any] = {
-                    "kind": "slot",
-                    "id": item_id,
-                    "name": name if js_truthy(name) else "Chat History",
-                }
-                _put(slot, "enabled", item.order_enabled)
-                slot["slot"] = "chat-history"
-                source: dict[str, Any] = {"previousId": CHAT_HISTORY}
-                _put(source, "name", name)
-                slot["source"] = source
-                result.items.append(slot)
-                result.outcomes.append(ItemOutcome(item, item_id, "slot"))
-            elif isinstance(item.identifier, str) and item.identifier in COUNTED_MARKERS:
-                result.marker += 1
-                result.outcomes.append(ItemOutcome(item, item_id, "marker"))
-            else:
-                result.outcomes.append(ItemOutcome(item, item_id, "custom-marker"))
+        # member() inlined: a definition that is no object has no members
+        fields: dict[str, Any] = item.definition if isinstance(item.definition, dict) else NO_MEMBERS
+        name = fields.get("name", UNDEFINED)
+        marker = fields.get("marker", UNDEFINED)
+        if marker is True or (marker is not False and marker is not UNDEFINED and js_truthy(marker)):
+            _convert_marker(result, item, item_id, name)
             continue
-        content = nullish(member(definition, "content"), "")
-        if not isinstance(content, str):
+        content = fields.get("content", "")
+        if not isinstance(content, str) and content is not None and content is not UNDEFINED:
             raise _content_error(item)
-        if js_trim(content) == "":
+        # The text stripped, trimmed and collapsed: it is blank exactly when the content or the
+        # stripped content is (a blank text holds no comment).
+        text = scanned.text if scanned is not None else ""
+        if text == "":
             result.empty += 1
             result.outcomes.append(ItemOutcome(item, item_id, "empty"))
             continue
-        cleaned = cleaned_texts.get(content) if cleaned_texts is not None else None
-        if cleaned is None:
-            cleaned = strip_comments_and_trims(content)
-        if js_trim(cleaned) == "":
-            result.empty += 1
-            result.outcomes.append(ItemOutcome(item, item_id, "empty"))
-            continue
-        if not result.uses_last_user_message and LAST_USER_RE.search(cleaned):  # once found, found
-            result.uses_last_user_message = True
-        role_value = member(definition, "role")
-        if not js_truthy(role_value):
-            role = None
-        elif not isinstance(role_value, str):
-            raise PresetError(f"Preset prompts[{item.prompt_index}].role must be a string.")
-        else:
-            role = js_trim(role_value).lower()
-        if role not in _ROLES:
+        if search_last_user and not result.uses_last_user_message and LAST_USER_RE.search(text):
+            result.uses_last_user_message = True  # once found, found
+        role = _role(item, fields.get("role", UNDEFINED))
+        if role is None:
             result.empty += 1
             result.outcomes.append(ItemOutcome(item, item_id, "no-role"))
             continue
-        disabled = not js_truthy(item.order_enabled)
+        enabled = item.order_enabled
+        disabled = enabled is not True and not js_truthy(enabled)
         if disabled:
             result.order_disabled += 1
-        block: dict[str, Any] = {"kind": "block", "id": item_id}
-        _put(block, "name", name)
-        _put(block, "enabled", item.order_enabled)
-        block["role"] = role
-        block["content"] = js_trim(collapse_newline_runs(cleaned))
-        source = {}
-        _put(source, "previousId", item.identifier)
-        _put(source, "previousName", name)
-        source["orderIndex"] = item.order_index
-        block["source"] = source
-        result.items.append(block)
-        result.outcomes.append(ItemOutcome(item, item_id, "block", order_disabled=disabled))
+        result.items.append(_block(item, item_id, name, role, text))
+        trim_removed = scanned is not None and scanned.trim_kept
+        result.outcomes.append(ItemOutcome(item, item_id, "block", disabled, trim_removed))
     return result
+
+
+
+def _role(item: ConversionItem, value: Any) -> str | None:
+    """``system``/``user``/``assistant`` from the definition's role (trimmed, lower-cased), else ``None``."""
+    if not js_truthy(value):
+        return None
+    if not isinstance(value, str):
+        raise PresetError(f"Preset prompts[{item.prompt_index}].role must be a string.")
+    role = js_trim(value).lower()
+    return role if role in _ROLES else None
+
+
+def _block(item: ConversionItem, item_id: str, name: Any, role: str, text: str) -> dict[str, Any]:
+    """The block item, keys in pi-forge's order; absent values omitted (``JSON.stringify`` drops them)."""
+    block: dict[str, Any] = {"kind": "block", "id": item_id}
+    if name is not UNDEFINED:
+        block["name"] = name
+    if item.order_enabled is not UNDEFINED:
+        block["enabled"] = item.order_enabled
+    block["role"] = role
+    block["content"] = text
+    source: dict[str, Any] = {}
+    if item.identifier is not UNDEFINED:
+        source["previousId"] = item.identifier
+    if name is not UNDEFINED:
+        source["previousName"] = name
+    source["orderIndex"] = item.order_index
+    block["source"] = source
+    return block
+
+
+def _convert_marker(result: Conversion, item: ConversionItem, item_id: str, name: Any) -> None:
+    """A marker item: the chat-history slot, a counted SillyTavern marker, or a dropped custom one."""
+    if item.identifier == CHAT_HISTORY and isinstance(item.identifier, str):
+        slot: dict[str, Any] = {
+            "kind": "slot",
+            "id": item_id,
+            "name": name if js_truthy(name) else "Chat History",
+        }
+        _put(slot, "enabled", item.order_enabled)
+        slot["slot"] = "chat-history"
+        source: dict[str, Any] = {"previousId": CHAT_HISTORY}
+        _put(source, "name", name)
+        slot["source"] = source
+        result.items.append(slot)
+        result.outcomes.append(ItemOutcome(item, item_id, "slot"))
+    elif isinstance(item.identifier, str) and item.identifier in COUNTED_MARKERS:
+        result.marker += 1
+        result.outcomes.append(ItemOutcome(item, item_id, "marker"))
+    else:
+        result.outcomes.append(ItemOutcome(item, item_id, "custom-marker"))
 
 
 def build_stack(

@@ -12,10 +12,10 @@ from typing import Any
 
 from forgec.js.values import UNDEFINED
 
-from .convert import Conversion
+from .convert import Conversion, ItemOutcome
 from .macros import MIGRATION_NOTES, NATIVE_MACROS, NATIVE_NOTES, MacroScan, display_name
-from .patterns import template_text, trim_left_after_comments
-from .preset import member
+from .patterns import template_text
+from .preset import NO_MEMBERS
 from .regex_scripts import RegexSummary
 
 CONVERTED = "converted"
@@ -93,6 +93,47 @@ def _ref(value: Any) -> Any:
     return value if isinstance(value, (str, int, float)) and not isinstance(value, bool) else template_text(value)
 
 
+#: an item outcome other than a block -> its entry's kind, status and reason, and whether it names its item
+_OUTCOMES: dict[str, tuple[str, str, str, bool]] = {
+    "slot": ("marker", CONVERTED, "chat-history-slot", True),
+    "marker": ("marker", UNSUPPORTED, "st-runtime-marker", False),
+    "custom-marker": ("marker", UNSUPPORTED, "custom-marker", False),
+    "empty": ("prompt", CONVERTED, "empty-content", False),
+    "no-role": ("prompt", UNSUPPORTED, "unsupported-role", False),
+}
+
+
+def _item_entry(outcome: ItemOutcome) -> dict[str, Any]:
+    """The entry of one conversion item: ``_entry(kind, ref, status, reason, name=…, itemId=…)``
+    written out, since a large preset has hundreds (no keyword dictionary, code looked up once)."""
+    definition = outcome.conversion.definition
+    fields: dict[str, Any] = definition if isinstance(definition, dict) else NO_MEMBERS
+    known = _OUTCOMES.get(outcome.outcome)
+    if known is not None:
+        kind, status, reason, with_id = known
+    else:  # a block
+        kind, with_id = "prompt", True
+        if fields.get("injection_position", UNDEFINED) == 1:
+            status, reason = APPROXIMATED, "in-chat-depth-lost"
+        elif outcome.trim_removed:
+            status, reason = APPROXIMATED, "block-trim-removed"
+        elif outcome.order_disabled:
+            status, reason = CONVERTED, "block-disabled"
+        else:
+            status, reason = CONVERTED, "block"
+    ref = _ref(outcome.conversion.identifier)
+    entry: dict[str, Any] = {"kind": kind, "ref": ref, "status": status, "reason": reason}
+    code = RULE_CODES.get(reason)
+    if code is not None:
+        entry["code"] = code
+    name = fields.get("name")
+    if isinstance(name, str):
+        entry["name"] = name
+    if with_id:
+        entry["itemId"] = outcome.item_id
+    return entry
+
+
 def build_fidelity(
     stack: dict[str, Any],
     conversion: Conversion,
@@ -102,41 +143,7 @@ def build_fidelity(
     uses_last_user_message: bool,
 ) -> dict[str, Any]:
     """The fidelity document (``forgec import-silly --report-format json``)."""
-    entries: list[dict[str, Any]] = []
-    for outcome in conversion.outcomes:
-        definition = outcome.conversion.definition
-        ref = _ref(outcome.conversion.identifier)
-        name = member(definition, "name")
-        name = name if isinstance(name, str) else None
-        kind = "marker" if outcome.outcome in ("slot", "marker", "custom-marker") else "prompt"
-        if outcome.outcome == "slot":
-            entries.append(
-                _entry(kind, ref, CONVERTED, "chat-history-slot", name=name, itemId=outcome.item_id)
-            )
-        elif outcome.outcome == "marker":
-            entries.append(_entry(kind, ref, UNSUPPORTED, "st-runtime-marker", name=name))
-        elif outcome.outcome == "custom-marker":
-            entries.append(_entry(kind, ref, UNSUPPORTED, "custom-marker", name=name))
-        elif outcome.outcome == "empty":
-            entries.append(_entry(kind, ref, CONVERTED, "empty-content", name=name))
-        elif outcome.outcome == "no-role":
-            entries.append(_entry(kind, ref, UNSUPPORTED, "unsupported-role", name=name))
-        else:
-            content = member(definition, "content")
-            content = content if isinstance(content, str) else ""
-            if member(definition, "injection_position") == 1:
-                status, reason = APPROXIMATED, "in-chat-depth-lost"
-            elif (
-                content in macros.trim_after_comments
-                if content in macros.cleaned
-                else trim_left_after_comments(content)
-            ):
-                status, reason = APPROXIMATED, "block-trim-removed"
-            elif outcome.order_disabled:
-                status, reason = CONVERTED, "block-disabled"
-            else:
-                status, reason = CONVERTED, "block"
-            entries.append(_entry(kind, ref, status, reason, name=name, itemId=outcome.item_id))
+    entries = list(map(_item_entry, conversion.outcomes))
     for identifier in missing:
         entries.append(_entry("identifier", _ref(identifier), UNSUPPORTED, "missing-identifier"))
     for name in macros.detected:

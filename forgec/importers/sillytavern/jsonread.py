@@ -10,9 +10,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from forgec.js.json import JSONParseError, loads
+from forgec.js.json import JSONParseError, loads, loads_decoded
 
-__all__ = ["JsonParseError", "parse_json", "read_text"]
+__all__ = ["JsonParseError", "parse_json", "read_json", "read_text"]
 
 JsonParseError = JSONParseError
 
@@ -25,10 +25,24 @@ def parse_json(text: str) -> Any:
 def read_text(path: Path) -> str:
     """``fs.readFileSync(path, "utf8")``; raises ``OSError`` whose ``args[0]`` is Node's message
     (:func:`forgec.source.read.node_error_text`, the one copy of Node's ``fs`` texts)."""
+    return _decode(_read_bytes(path))
+
+
+def read_json(path: Path) -> Any:
+    """``JSON.parse(fs.readFileSync(path, "utf8"))``: :func:`read_text` then :func:`parse_json`, with
+    the parser's digit-run test on the file's bytes (a large preset is not encoded back to UTF-8)."""
+    data = _read_bytes(path)
+    return loads_decoded(_decode(data), data)
+
+
+def _read_bytes(path: Path) -> bytes:
     from forgec.source.read import node_error_text, read_file_bytes
 
     try:
-        data = read_file_bytes(path)
+        return read_file_bytes(path)
     except (OSError, ValueError) as exc:  # ValueError: a NUL or a lone surrogate in the path
         raise OSError(node_error_text(exc, str(path))) from None
+
+
+def _decode(data: bytes) -> str:
     return data.decode("utf-8", errors="replace")

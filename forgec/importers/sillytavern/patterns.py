@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any, Final
 
-from forgec.js.values import JS_WHITESPACE, UNDEFINED, js_string, js_trim
+from forgec.js.values import JS_WHITESPACE, UNDEFINED, js_string, js_trim, js_trim_end, js_trim_start
 
 #: JavaScript's ``\\s`` as a character class body.
 WS: Final = "".join(JS_WHITESPACE)
@@ -30,10 +30,25 @@ def _ci(word: str) -> str:
 COMMENT_RE: Final = re.compile(r"\{\{" + _WS_CLASS + r"*//.*?\}\}", re.S)
 #: ``/\\{\\{\\s*trim\\s*\\}\\}/gi``
 TRIM_RE: Final = re.compile(r"\{\{" + _WS_CLASS + "*" + _ci("trim") + _WS_CLASS + r"*\}\}")
+#: A comment (from its ``//`` on captured) or a ``{{trim}}``, in one pass: each is :data:`COMMENT_RE`'s or
+#: :data:`TRIM_RE`'s match where they start, and neither can start inside the other, except a
+#: ``{{trim}}`` that ends a comment (it is part of the comment here, as in the comment pass).  The
+#: comment's body is spelled ``[^}]*+(?:\}[^}]+)*+`` instead of ``.*?``: both stop at the first ``}}``
+#: (a ``}`` is taken only when no ``}`` follows it), but ``re`` runs this one in a tight loop per
+#: character where the lazy form tries the rest of the pattern at each one (~2x on a large preset).
+COMMENT_OR_TRIM_RE: Final = re.compile(
+    r"\{\{" + _WS_CLASS + r"*(?:(//[^}]*+(?:\}[^}]+)*+\}\})|" + _ci("trim") + _WS_CLASS + r"*\}\})"
+)
 #: ``/\\{\\{\\s*lastUserMessage\\b/i`` with JavaScript's ASCII word boundary.
 LAST_USER_RE: Final = re.compile(r"\{\{" + _WS_CLASS + "*" + _ci("lastUserMessage") + r"(?![A-Za-z0-9_])")
 #: ``/\\{\\{(?!\\/\\/)([A-Za-z_][A-Za-z0-9_-]*)/g``: macro names (no space allowed after ``{{``).
 MACRO_NAME_RE: Final = re.compile(r"\{\{(?!//)([A-Za-z_][A-Za-z0-9_-]*)")
+#: :data:`MACRO_NAME_RE` that also matches ``{{``, whitespace and a name (captured with the
+#: whitespace, so it is told apart from a macro name).  Such a match is no macro, but it is the only
+#: other place :data:`LAST_USER_RE` can match: one pass over a text finds its macro names and tells
+#: whether the ``lastUserMessage`` search can find anything (the spaced matches start at a ``{{`` no
+#: macro name starts at, and cover no ``{{`` a macro name could start at, so the names are the same).
+MACRO_OR_SPACED_RE: Final = re.compile(r"\{\{(?!//)(" + _WS_CLASS + r"*[A-Za-z_][A-Za-z0-9_-]*)")
 #: ``/\\n{3,}/g``, spelled ``\n\n\n+`` (the same matches): ``re`` scans for a literal prefix in C, where
 #: ``\n{3,}`` is tried position by position (the largest real preset spent most of its conversion here)
 NEWLINE_RUN_RE: Final = re.compile(r"\n\n\n+")
@@ -62,6 +77,23 @@ def strip_comments_and_trims(content: str) -> str:
 def collapse_newline_runs(text: str) -> str:
     """``text.replace(/\\n{3,}/g, "\\n\\n")``; a text without three newlines in a row is returned as it is."""
     return NEWLINE_RUN_RE.sub("\n\n", text) if "\n\n\n" in text else text
+
+
+#: a text that is all JavaScript whitespace (``match`` stops at its first other character)
+_BLANK_RE: Final = re.compile(_WS_CLASS + r"*\Z")
+
+
+def join_trimmed(pieces: list[str]) -> str:
+    """``js_trim("".join(pieces))`` copying the text once: blank pieces at either end are left out
+    and only the two end pieces are trimmed (``str.strip`` copies the whole text it trims)."""
+    first, last = 0, len(pieces) - 1
+    while first < last and _BLANK_RE.match(pieces[first]):
+        first += 1
+    while last > first and _BLANK_RE.match(pieces[last]):
+        last -= 1
+    if first == last:
+        return js_trim(pieces[first])
+    return "".join([js_trim_start(pieces[first]), *pieces[first + 1 : last], js_trim_end(pieces[last])])
 
 
 def trim_left_after_comments(content: str) -> bool:

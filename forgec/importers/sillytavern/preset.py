@@ -30,6 +30,10 @@ def member(value: Any, key: str) -> Any:
     return UNDEFINED
 
 
+#: the members of a value that is no object
+NO_MEMBERS: dict[str, Any] = {}
+
+
 def nullish(value: Any, default: Any) -> Any:
     """``value ?? default``."""
     return default if value is None or value is UNDEFINED else value
@@ -55,8 +59,13 @@ def iterate(value: Any) -> list[Any] | None:
     return None
 
 
-def map_key(value: Any) -> tuple[Any, ...]:
-    """A SameValueZero key for a JavaScript ``Map`` (E7): ``1`` and ``"1"`` differ, ``1 == 1.0``."""
+def map_key(value: Any) -> Any:
+    """A SameValueZero key for a JavaScript ``Map`` (E7): ``1`` and ``"1"`` differ, ``1 == 1.0``.
+
+    A string is its own key (identifiers are strings but for odd presets); every other value's key
+    is a tuple, which never equals a string."""
+    if isinstance(value, str):
+        return value
     if value is UNDEFINED:
         return ("undefined",)
     if value is None:
@@ -65,8 +74,6 @@ def map_key(value: Any) -> tuple[Any, ...]:
         return ("bool", value)
     if is_number(value):
         return ("number", float(value))
-    if isinstance(value, str):
-        return ("string", value)
     return ("object", id(value))
 
 
@@ -162,7 +169,7 @@ def select_character(prompt_order: Any, character_id: Any) -> Selection:
 # --- prompt map and conversion items (C5, E7) ------------------------------------------------------
 
 
-@dataclass
+@dataclass(slots=True)  # one per conversion item: no instance dictionary to build and free
 class ConversionItem:
     """One order entry found in the prompt map."""
 
@@ -181,17 +188,18 @@ class OrderWalk:
     order_length: int
 
 
-def build_prompt_map(prompts: list[Any]) -> dict[tuple[Any, ...], tuple[int, Any]]:
+def build_prompt_map(prompts: list[Any]) -> dict[Any, tuple[int, Any]]:
     """identifier -> (index, definition); a later duplicate replaces the earlier one (E14)."""
-    table: dict[tuple[Any, ...], tuple[int, Any]] = {}
+    table: dict[Any, tuple[int, Any]] = {}
     for i, definition in enumerate(prompts):
         if definition is None:
             raise PresetError(f"Preset prompts[{i}] is null.")
-        table[map_key(member(definition, "identifier"))] = (i, definition)
+        identifier = definition.get("identifier", UNDEFINED) if isinstance(definition, dict) else UNDEFINED
+        table[map_key(identifier)] = (i, definition)
     return table
 
 
-def walk_order(selection: Selection, table: dict[tuple[Any, ...], tuple[int, Any]]) -> OrderWalk:
+def walk_order(selection: Selection, table: dict[Any, tuple[int, Any]]) -> OrderWalk:
     """Conversion items and missing identifiers, in order, from the selected entry's ``order``."""
     order = nullish(member(selection.entry, "order"), [])
     entries = iterate(order)
@@ -202,12 +210,14 @@ def walk_order(selection: Selection, table: dict[tuple[Any, ...], tuple[int, Any
     for j, entry in enumerate(entries):
         if entry is None:
             raise PresetError(f"Preset prompt_order[{selection.index}].order[{j}] is null.")
-        identifier = member(entry, "identifier")
+        fields = entry if isinstance(entry, dict) else NO_MEMBERS  # member() inlined
+        identifier = fields.get("identifier", UNDEFINED)
         found = table.get(map_key(identifier))
         if found is None:
             missing.append(identifier)
             continue
-        items.append(ConversionItem(found[1], found[0], identifier, member(entry, "enabled"), len(items)))
+        enabled = fields.get("enabled", UNDEFINED)
+        items.append(ConversionItem(found[1], found[0], identifier, enabled, len(items)))
     return OrderWalk(items, missing, js_length(order))
 
 

@@ -134,7 +134,7 @@ def character_ids_hint(raw: Any, token: str | None = None) -> str | None:
 def _convert(preset: Path, token: str | None, stack_id: str | None, progress: Callable[[str, int, int], None] | None) -> tuple[ImportResult, Any]:
     from forgec.js.values import UNDEFINED
 
-    from .jsonread import JsonParseError, parse_json, read_text
+    from .jsonread import JsonParseError, read_json
     from .preset import character_id_from_token, file_name_of, member, stack_id_of
 
     if stack_id is None:
@@ -142,7 +142,7 @@ def _convert(preset: Path, token: str | None, stack_id: str | None, progress: Ca
         if len(derived) > MAX_ID_LENGTH:
             stack_id = derived[:MAX_ID_LENGTH].rstrip("-") or "imported"
     try:
-        raw = parse_json(read_text(preset))
+        raw = read_json(preset)
     except (OSError, JsonParseError) as exc:
         message = f"Failed to read or parse {preset}: {exc.args[0] if exc.args else exc}"
         raise ImportFailure(message, codes.PRESET_UNREADABLE, EXIT_USAGE) from None
@@ -199,13 +199,15 @@ def import_into_project(
         code = _error_code(result.error)
         hint = character_ids_hint(raw, character) if character is not None and code == codes.PRESET_CHARACTER else None
         raise ImportFailure(result.error, code, EXIT_FAILED, hint)
-    assert result.stack is not None and result.report is not None and result.fidelity is not None
+    assert result.stack is not None and result.report is not None  # the fidelity document is built when read
     root = (out_dir or Path.cwd()).absolute()
     stack_path, report_path, fidelity_path = import_report_paths(root, result.stack["id"])
     rendered = texts or not dry_run
     paths = [stack_path, report_path] + ([fidelity_path] if fidelity_report else [])
     try:
         if rendered:
+            fidelity = result.fidelity
+            assert fidelity is not None
             report = result.report
             if not pi_forge_report:
                 import shlex
@@ -213,10 +215,10 @@ def import_into_project(
                 from forgec.importers.sillytavern.fidelity import fidelity_markdown
 
                 shown = shlex.quote(stack_path.relative_to(root).as_posix())
-                report += "\n\n" + fidelity_markdown(result.fidelity, stack_path=shown)
+                report += "\n\n" + fidelity_markdown(fidelity, stack_path=shown)
             texts_of = [json_stringify(result.stack, 2) or "", report]
             if fidelity_report:
-                texts_of.append(json_stringify(result.fidelity, 2) or "")
+                texts_of.append(json_stringify(fidelity, 2) or "")
         else:
             texts_of = [""] * len(paths)
         files = list(zip(paths, texts_of, strict=True))

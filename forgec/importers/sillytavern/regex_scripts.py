@@ -71,6 +71,10 @@ def _tidy(value: float | int) -> float | int:
 
 def normalize_number(value: Any) -> float | int | None:
     """Number normalisation of C9: finite numbers, numeric strings, booleans; ``None`` on failure."""
+    if value is UNDEFINED:  # most fields: absent, or a plain integer
+        return None
+    if type(value) is int:
+        return int(value)
     if value is True:
         return 1
     if value is False:

@@ -56,11 +56,13 @@ def cell(value: Any) -> str:
 
     forgec deviation (E15a): a cut through a surrogate pair drops the orphaned half.
     """
-    if not isinstance(value, str) or js_trim(value) == "":
+    if not isinstance(value, str):
         return "-"
     text = _cell_head(value) if len(value) > _CELL_WINDOW else None
     if text is None:
-        text = js_trim(WS_RUN_RE.sub(" ", value))
+        text = collapse_whitespace(value)
+        if text == "":  # the value was blank
+            return "-"
     if js_len(text) > 96:
         head = utf16_slice(text, 0, 93)
         if head and 0xD800 <= ord(head[-1]) <= 0xDBFF:
@@ -72,6 +74,21 @@ def cell(value: Any) -> str:
 #: how much of a long cell value :func:`_cell_head` collapses (a replacement string can be a whole
 #: HTML page, of which the cell shows 93 units)
 _CELL_WINDOW = 1024
+#: the characters that are whitespace to one of ``str.split()`` and JavaScript's ``\s`` but not to both
+_SPLIT_WS_DIFFERS = "\x1c\x1d\x1e\x1f\x85\ufeff"
+
+
+def collapse_whitespace(text: str) -> str:
+    """``text.replace(/\\s+/g, " ").trim()``.
+
+    ``" ".join(text.split())`` is the same text when ``text`` holds none of the characters only one
+    of the two calls whitespace (a C-level check each), and ~5x faster: the pattern has no literal
+    to scan for, so ``re`` tests a class at every character and substitutes at every word gap.
+    """
+    for char in _SPLIT_WS_DIFFERS:
+        if char in text:
+            return js_trim(WS_RUN_RE.sub(" ", text))
+    return " ".join(text.split())
 
 
 def _cell_head(value: str) -> str | None:
@@ -80,11 +97,13 @@ def _cell_head(value: str) -> str | None:
     is cut as well (the whitespace after the window can only lengthen the text).  ``None`` when the
     window is too short to tell (mostly whitespace); the caller then collapses the whole value.
     """
-    head = js_trim(WS_RUN_RE.sub(" ", value[:_CELL_WINDOW]))
+    head = collapse_whitespace(value[:_CELL_WINDOW])
     return head if js_len(head) > 96 else None
 
 
 def _dash(value: Any) -> str:
+    if type(value) is str:  # the common case, printed as it is (a row has three of them)
+        return value
     return "—" if value is None or value is UNDEFINED else template_text(value)
 
 
