@@ -22,7 +22,14 @@ from typing import Any
 from ._ast import BackRef, Group, Node, Quant, Seq, descendants, nullable
 from ._cost import SEARCH_STEP_SECONDS, attempt_bound, attempt_work
 from ._emit import Emitted, emit
-from ._literal import RequiredLiteral, final_class, literal_text, needs_non_ascii, required_literal
+from ._literal import (
+    RequiredLiteral,
+    final_class,
+    line_end_needles,
+    literal_text,
+    needs_non_ascii,
+    required_literal,
+)
 from ._parser import Parsed
 from .errors import JSRegexError, JSRegexTimeout
 from .replace import expand_js_replacement, expand_trim_replacement, prepass_dollar_zero
@@ -108,7 +115,8 @@ class JSPattern:
                  literals: tuple[RequiredLiteral | None, RequiredLiteral | None] = (None, None),
                  nonempty: bool = False, literal_text: str | None = None, non_ascii: bool = False,
                  work: int | None = None, final: list[tuple[int, int]] | None = None,
-                 bound: tuple[int, int] | None = None, twins: tuple[Any, Any] = (None, None)) -> None:
+                 bound: tuple[int, int] | None = None, twins: tuple[Any, Any] = (None, None),
+                 line_ends: tuple[str, ...] | None = None) -> None:
         self.source = source
         self.flags = flags
         self.global_ = "g" in flags
@@ -140,6 +148,9 @@ class JSPattern:
         #: starts and ends, or None
         self._final: tuple[list[int], list[int]] | None = (
             None if final is None else ([lo for lo, _hi in final], [hi for _lo, hi in final]))
+        #: with ``m``, ``_final`` ends every match at a line's end: a text must end with a member or hold one
+        #: of these (a member, then a line terminator: ``_literal.line_end_needles``)
+        self._line_ends = line_ends
         #: ``compiled`` with native multiline anchors, for texts with ``\n`` as their only line terminator
         self._multiline = _compile_multiline(compiled) if "m" in flags else None
         #: ``(c, s)``: proven steps of one attempt, ``c + s * (len(text) + 1)`` (``_cost.attempt_bound``),
@@ -156,7 +167,7 @@ class JSPattern:
         which ``lowered`` computes: a caller running many rules over one text may remember it)."""
         if self._non_ascii and text.isascii():
             return False
-        if self._final is not None and not self._ends_in_final(text):
+        if self._final is not None and not self._ends_in_final(text) and not self._line_end_in(text):
             return False
         needles = self._needles
         if not needles:
@@ -188,9 +199,15 @@ class JSPattern:
             hits = wide if hits is None else list(map(and_, hits, wide))
         if self._final is not None:  # a Python call per text, for the few patterns ending in ``$``
             ends = list(map(self._ends_in_final, texts))
+            for pair in self._line_ends or ():
+                ends = list(map(or_, ends, map(contains, texts, repeat(pair))))
             hits = ends if hits is None else list(map(and_, hits, ends))
         assert hits is not None  # one of the three checks ran (the first test above)
         return list(compress(range(len(texts)), hits))
+
+    def _line_end_in(self, text: str) -> bool:
+        """Whether ``text`` holds a member of the final class before a line terminator (``_line_ends``)."""
+        return self._line_ends is not None and any(n in text for n in self._line_ends)
 
     def _ends_in_final(self, text: str) -> bool:
         """False when ``text`` cannot end a match (``_final``): it is empty, or its last character is in
@@ -470,9 +487,13 @@ def _compile(pattern: str, flags: str) -> JSPattern:
     bound = None if work is not None else attempt_bound(tree, flags)
     anchored = literals[1] is not None and literals[1].offset is not None
     twins = _re_twins(compiled, emitted, tree) if bound is not None and not anchored else (None, None)
+    final = final_class(tree, flags)
+    line_ends = None if final is None or "m" not in flags else line_end_needles(final)
+    if line_ends is None and "m" in flags:
+        final = None
     return JSPattern(pattern, flags, compiled, emitted, parsed.capture_count, parsed.group_names,
                      literals, not nullable(tree), literal_text(tree, flags),
-                     needs_non_ascii(tree, flags), work, final_class(tree, flags), bound, twins)
+                     needs_non_ascii(tree, flags), work, final, bound, twins, line_ends)
 
 
 #: what the emitter writes for ``\b`` and ``\B`` with ASCII word characters (every flag set but ``iu``)

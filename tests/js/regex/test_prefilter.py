@@ -10,6 +10,7 @@ proves it cannot be reached.
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 from typing import Any
 
@@ -146,6 +147,25 @@ def test_native_multiline_anchors_equal_the_spelled_out_ones(pattern: str, flags
     assert _LINE_START not in compiled._multiline.pattern and _LINE_END not in compiled._multiline.pattern
     assert _spans(compiled, text) == _spans(_plain(compiled), text)
     assert transform_string(compiled, text, "[$&]") == transform_string(_plain(compiled), text, "[$&]")
+
+
+@pytest.mark.parametrize(("pattern", "flags"), [(r"[ \t]+$", "gm"), (r"a$", "gim"), (r"[12]+$", "gmu"), (r"(?:x|y)?[ab]$", "gm")])
+def test_a_multiline_final_class_rejects_only_texts_without_a_match(pattern: str, flags: str) -> None:
+    compiled = compile_js(pattern, flags)
+    assert compiled._line_ends is not None
+    pieces = ["a", "A", "b", " ", "\t", "1", "x", "\n", "\r", "\u2028", "\u2029", "\ud83d\ude3a", "\ud800", "é"]
+    rng = random.Random(14)
+    rejected = 0
+    for _ in range(3000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 8)))
+        expected = transform_string(_plain(compiled), text, "[$&]")
+        if not compiled.may_match(text):
+            rejected += 1
+            assert expected[1] == 0, text
+        assert transform_string(compiled, text, "[$&]") == expected, text
+        found = compiled.candidates([text], [text.lower()].copy, [text.isascii()].copy)
+        assert found is None or (found == [0]) == compiled.may_match(text)
+    assert rejected > 100
 
 
 @pytest.mark.parametrize(
