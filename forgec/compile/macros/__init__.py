@@ -66,15 +66,15 @@ def expand_block(
         return text
     BUILTIN_RENDERERS, engine, Macro, parse, replay = _ENGINE or _load_engine()
     custom = _custom_renderers(registry)
-    key = None
+    context = None
     if not custom:
-        # everything besides the variables an expansion depends on (:mod:`.replay`): the engine's limits too
+        # everything besides the text and the variables an expansion depends on (:mod:`.replay`)
         limits = (engine.MAX_STRING_LENGTH, engine.MAX_BLOCK_LENGTH, engine.MAX_BLOCK_WORK, engine.MAX_DEPTH)
-        key = replay.key_of(text, item_id, pointer, engine.unresolved_policy(stack), store, limits)
-    if key is not None:
+        context = replay.context_of(item_id, pointer, engine.unresolved_policy(stack), store, limits)
+    if context is not None:
         variables = stack.get("variables") if isinstance(stack, dict) else None
         static = variables if isinstance(variables, dict) else None
-        replayed: str | None = replay.replay(key, store, static, diagnostics)
+        replayed: str | None = replay.replay(text, context, store, static, diagnostics)
         if replayed is not None:
             return replayed
 
@@ -95,12 +95,12 @@ def expand_block(
         pointer=pointer,
     )
     first = len(diagnostics)
-    if key is not None:
+    if context is not None:
         session.trace = replay.Trace()
     result: str = session.expand_block(doc)
     session.report_unresolved()
-    if key is not None and session.trace is not None:
-        replay.record(key, session.trace, diagnostics[first:], result)
+    if context is not None and session.trace is not None:
+        replay.record(text, context, session.trace, diagnostics[first:], result)
     return result
 
 

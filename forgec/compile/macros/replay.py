@@ -32,7 +32,7 @@ from forgec.codecs.stack import ByteCache
 from forgec.diagnostics import Diagnostic
 from forgec.model.variables import MISSING, VariableStore, lookup, to_macro_text
 
-__all__ = ["REPLAYABLE", "REPLAYS", "Trace", "key_of", "record", "replay"]
+__all__ = ["REPLAYABLE", "REPLAYS", "Trace", "context_of", "record", "replay"]
 
 #: the built-ins whose output is a function of their arguments and the variables they read
 REPLAYABLE = frozenset({
@@ -57,10 +57,10 @@ class Trace:
 
 
 class _Entry:
-    """A recorded expansion: the reads as (name, scope, missing, macro text), the writes, the findings
-    and the output."""
+    """A recorded expansion: the reads as (name, scope, missing, macro text), the writes, the findings,
+    the output, and its share of the cache's estimate."""
 
-    __slots__ = ("findings", "output", "reads", "writes")
+    __slots__ = ("findings", "output", "reads", "size", "writes")
 
     def __init__(self, reads: tuple[tuple[str, str, bool, str], ...], writes: tuple[tuple[str, str, str | None], ...],
                  findings: tuple[Diagnostic, ...], output: str) -> None:
@@ -68,36 +68,41 @@ class _Entry:
         self.writes = writes
         self.findings = findings
         self.output = output
+        self.size = 2 * len(output) + _OP_BYTES * (len(reads) + len(writes)) + _FINDING_BYTES * (len(findings) + 1)
 
 
-#: recorded expansions; 32 MiB of estimated entries
-REPLAYS: ByteCache[_Entry] = ByteCache(32 * 1024 * 1024)
+#: recorded expansions by block text, then by :func:`context_of` (a text's hash is kept by the string, a
+#: tuple's is not: the cache's own bookkeeping hashes its key three times); 32 MiB of estimated entries
+REPLAYS: ByteCache[dict[tuple[Any, ...], _Entry]] = ByteCache(32 * 1024 * 1024)
+#: recorded contexts kept per block text (one per item the text stands in, in practice)
+_PER_TEXT = 64
 
 
-def key_of(text: str, item_id: Any, pointer: tuple[Any, ...] | None, policy: str, store: VariableStore | None,
-           limits: tuple[int, ...]) -> tuple[Any, ...] | None:
-    """The key a block's expansion is recorded under, or None when it is not recorded: only string (or
-    absent) item ids, since ``1 == True`` in Python but not in the JSON printed; the pointer's element
-    types are part of the key for the same reason."""
+def context_of(item_id: Any, pointer: tuple[Any, ...] | None, policy: str, store: VariableStore | None,
+               limits: tuple[int, ...]) -> tuple[Any, ...] | None:
+    """Besides the text, what a block's expansion is recorded under, or None when it is not recorded: only
+    string (or absent) item ids, since ``1 == True`` in Python but not in the JSON printed; the pointer's
+    element types are part of it for the same reason."""
     if item_id is not None and type(item_id) is not str:
         return None
     shape = None if pointer is None else tuple(map(type, pointer))
-    return text, item_id, pointer, shape, policy, store is None, limits
+    return item_id, pointer, shape, policy, store is None, limits
 
 
-def replay(key: tuple[Any, ...], store: VariableStore | None, static: dict[str, Any] | None,
+def replay(text: str, context: tuple[Any, ...], store: VariableStore | None, static: dict[str, Any] | None,
            diagnostics: list[Diagnostic]) -> str | None:
-    """The recorded output of ``key``'s block when every read it made answers the same now: its writes
+    """The recorded output of the block when every read it made answers the same now: its writes
     applied to ``store`` and its findings appended; None (nothing changed) otherwise."""
-    entry = REPLAYS.get(key)
+    entries = REPLAYS.get(text)
+    entry = None if entries is None else entries.get(context)
     if entry is None:
         return None
-    for name, scope, missing, text in entry.reads:
+    for name, scope, missing, shown in entry.reads:
         value = lookup(name, store, static, scope)  # type: ignore[arg-type]
         if value is MISSING:
             if not missing:
                 return None
-        elif missing or (value if type(value) is str else to_macro_text(value)) != text:
+        elif missing or (value if type(value) is str else to_macro_text(value)) != shown:
             return None
     if store is not None:
         for scope, name, written in entry.writes:
@@ -109,12 +114,17 @@ def replay(key: tuple[Any, ...], store: VariableStore | None, static: dict[str, 
     return entry.output
 
 
-def record(key: tuple[Any, ...], trace: Trace, findings: list[Diagnostic], output: str) -> None:
-    """Keep a finished expansion for :func:`replay`, unless it read a name it also wrote (see above)."""
+def record(text: str, context: tuple[Any, ...], trace: Trace, findings: list[Diagnostic], output: str) -> None:
+    """Keep a finished expansion for :func:`replay`, unless it read a name it also wrote (see above).
+
+    A text's entries are replaced by a new dictionary, never changed in place: another thread may be
+    reading the old one."""
     written = {name for _scope, name, _value in trace.writes}
     if any(name in written for name, _scope, _value in trace.reads):
         return
     reads = tuple((name, scope, value is MISSING, to_macro_text(value)) for name, scope, value in trace.reads)
-    size = 2 * (len(key[0]) + len(output)) + _OP_BYTES * (len(reads) + len(trace.writes)) + _FINDING_BYTES * (
-        len(findings) + 1)
-    REPLAYS.put(key, _Entry(reads, tuple(trace.writes), tuple(findings), output), size)
+    entries = dict(REPLAYS.get(text) or {})
+    if len(entries) >= _PER_TEXT:
+        entries.clear()
+    entries[context] = _Entry(reads, tuple(trace.writes), tuple(findings), output)
+    REPLAYS.put(text, entries, 2 * len(text) + sum(entry.size for entry in entries.values()))
