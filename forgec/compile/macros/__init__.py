@@ -36,11 +36,11 @@ _ENGINE: tuple[Any, Any, Any, Any, Any] | None = None
 
 def _load_engine() -> tuple[Any, Any, Any, Any, Any]:
     global _ENGINE
+    from forgec.compile.macros import engine, replay
     from forgec.compile.macros.builtins import BUILTIN_RENDERERS
-    from forgec.compile.macros.engine import Session, ensure_recursion_headroom
     from forgec.compile.macros.grammar import Macro, parse
 
-    _ENGINE = (BUILTIN_RENDERERS, Session, ensure_recursion_headroom, Macro, parse)
+    _ENGINE = (BUILTIN_RENDERERS, engine, Macro, parse, replay)
     return _ENGINE
 
 
@@ -64,13 +64,25 @@ def expand_block(
     """
     if "{{" not in text:  # fast path: no parser, no session
         return text
-    BUILTIN_RENDERERS, Session, ensure_recursion_headroom, Macro, parse = _ENGINE or _load_engine()
+    BUILTIN_RENDERERS, engine, Macro, parse, replay = _ENGINE or _load_engine()
+    custom = _custom_renderers(registry)
+    context = None
+    if not custom:
+        # everything besides the text and the variables an expansion depends on (:mod:`.replay`)
+        limits = (engine.MAX_STRING_LENGTH, engine.MAX_BLOCK_LENGTH, engine.MAX_BLOCK_WORK, engine.MAX_DEPTH)
+        context = replay.context_of(item_id, pointer, engine.unresolved_policy(stack), store, limits)
+    if context is not None:
+        variables = stack.get("variables") if isinstance(stack, dict) else None
+        static = variables if isinstance(variables, dict) else None
+        replayed: str | None = replay.replay(text, context, store, static, diagnostics)
+        if replayed is not None:
+            return replayed
 
     doc = parse(text)
     if (len(doc) == 1 and not isinstance(doc[0], Macro)) or not doc:
         return text
-    ensure_recursion_headroom()
-    session = Session(
+    engine.ensure_recursion_headroom()
+    session = engine.Session(
         text,
         item_id=item_id,
         stack=stack,
@@ -79,11 +91,16 @@ def expand_block(
         diagnostics=diagnostics,
         selected_tools=list(selected_tools),
         builtins=BUILTIN_RENDERERS,
-        custom=_custom_renderers(registry),
+        custom=custom,
         pointer=pointer,
     )
+    first = len(diagnostics)
+    if context is not None:
+        session.trace = replay.Trace()
     result: str = session.expand_block(doc)
     session.report_unresolved()
+    if context is not None and session.trace is not None:
+        replay.record(text, context, session.trace, diagnostics[first:], result)
     return result
 
 

@@ -16,7 +16,7 @@ from forgec.compile.macros import engine
 from forgec.compile.macros.casemap import js_lower, js_upper
 from forgec.compile.macros.engine import MacroContext, check_length, check_units
 from forgec.js.values import UNDEFINED, js_len, js_string, js_trim, json_quote
-from forgec.model.variables import MISSING, lookup, to_macro_text
+from forgec.model.variables import MISSING, to_macro_text
 
 __all__ = ["BUILTIN_MACROS", "BUILTIN_RENDERERS", "BuiltinMacro", "escape_xml", "local_date", "local_time"]
 
@@ -98,15 +98,11 @@ def _scoped_name(ctx: MacroContext) -> tuple[str, str, int]:
 
 
 def _store_set(ctx: MacroContext, scope: str, name: str, value: str) -> None:
-    store = ctx._session.store
-    if store is not None:
-        store.set(scope, name, value)  # type: ignore[arg-type]
+    ctx._session.write(scope, name, value)
 
 
 def _store_clear(ctx: MacroContext, scope: str, name: str) -> None:
-    store = ctx._session.store
-    if store is not None:
-        store.clear(scope, name)  # type: ignore[arg-type]
+    ctx._session.write(scope, name, None)
 
 
 def _setvar(ctx: MacroContext) -> str | None:
@@ -152,8 +148,7 @@ def _get_in(scope: str) -> Callable[[MacroContext], str | None]:
         name = ctx.name_arg(0)
         if not name:
             return None
-        session = ctx._session
-        return to_macro_text(lookup(name, session.store, session.static, scope))  # type: ignore[arg-type]
+        return to_macro_text(ctx._session.read(name, scope))
 
     return render
 
@@ -219,16 +214,14 @@ def _ifvar(ctx: MacroContext) -> str | None:
     name = ctx.name_arg(0)
     if not name:
         return None
-    session = ctx._session
-    return _branch(ctx, lookup(name, session.store, session.static) is not MISSING, 1)
+    return _branch(ctx, ctx._session.read(name) is not MISSING, 1)
 
 
 def _ifeq(ctx: MacroContext) -> str | None:
     name = ctx.name_arg(0)  # expanded first, side effects included (§16.13)
     if not name or ctx.arg_count < 2:
         return None
-    session = ctx._session
-    value = lookup(name, session.store, session.static)  # read before argument 1 is expanded
+    value = ctx._session.read(name)  # read before argument 1 is expanded
     expected = ctx.expand_arg(1)
     return _branch(ctx, value is not MISSING and to_macro_text(value) == expected, 2)
 

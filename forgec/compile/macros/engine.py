@@ -26,6 +26,7 @@ from collections.abc import Callable
 from typing import Any
 
 from forgec.compile.macros.grammar import Macro, Node
+from forgec.compile.macros.replay import REPLAYABLE, Trace
 from forgec.diagnostics import Diagnostic
 from forgec.js.values import JS_WHITESPACE, js_concat, js_len
 from forgec.model.runtime import Runtime
@@ -248,6 +249,7 @@ class Session:
         "static",
         "store",
         "text",
+        "trace",
         "unresolved",
         "work",
     )
@@ -284,6 +286,27 @@ class Session:
         #: characters the block's macros have produced so far (bounded by MAX_BLOCK_WORK)
         self.work = 0
         self._variables: Variables | None = None
+        #: what the expansion reads and writes, for a later replay (:mod:`.replay`); None: not recorded
+        self.trace: Trace | None = None
+
+    def read(self, name: str, scope: str = "any") -> Any:
+        """A variable's value (:func:`lookup`), recorded in :attr:`trace`."""
+        value = lookup(name, self.store, self.static, scope)  # type: ignore[arg-type]
+        if self.trace is not None:
+            self.trace.reads.append((name, scope, value))
+        return value
+
+    def write(self, scope: str, name: str, value: str | None) -> None:
+        """``store.set`` (``store.clear`` for None), recorded in :attr:`trace`; nothing without a store."""
+        store = self.store
+        if store is None:
+            return
+        if value is None:
+            store.clear(scope, name)  # type: ignore[arg-type]
+        else:
+            store.set(scope, name, value)  # type: ignore[arg-type]
+        if self.trace is not None:
+            self.trace.writes.append((scope, name, value))
 
     @property
     def variables(self) -> Variables:
@@ -349,6 +372,7 @@ class Session:
         try:
             return self.expand_nodes(nodes)
         except (JsRangeError, ExpansionTooLong):
+            self.trace = None
             self.diagnostics.append(
                 Diagnostic(
                     "error",
@@ -373,6 +397,8 @@ class Session:
         if renderer is None:
             renderer = self.custom.get(command)
         if renderer is not None:
+            if self.trace is not None and command not in REPLAYABLE:
+                self.trace = None  # it reads more than the variables (the runtime, the tools, the stack)
             reads = command in _READERS
             if self.work > MAX_BLOCK_WORK and not reads:
                 return self._too_much_work(macro, command)
@@ -404,7 +430,7 @@ class Session:
                 self._unresolved(macro)
                 return text[macro.start : macro.end]
             return result if isinstance(result, str) else _result_text(result)
-        value = lookup(command, self.store, self.static)
+        value = self.read(command)
         if value is not MISSING:
             return to_macro_text(value)
         self._unresolved(macro)
@@ -412,6 +438,7 @@ class Session:
 
     def _failed(self, macro: Macro, command: str, detail: str, code: str = MACRO_FAILED) -> str:
         """Record ``Macro {{command}} failed: detail`` and keep the macro's text, as pi-forge does."""
+        self.trace = None  # a failure may depend on more than the text (recursion, the caps)
         self.diagnostics.append(
             Diagnostic(
                 "error",

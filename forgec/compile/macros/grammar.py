@@ -316,8 +316,12 @@ _CACHE: ByteCache[Document] = ByteCache(CACHE_BUDGET)
 
 
 def sweep_cache() -> None:
-    """Forget parsed texts not used since the previous sweep (see :meth:`ByteCache.sweep`)."""
+    """Forget parsed texts, and recorded expansions (:mod:`.replay`), not used since the previous sweep
+    (see :meth:`ByteCache.sweep`)."""
+    from forgec.compile.macros.replay import REPLAYS
+
     _CACHE.sweep()
+    REPLAYS.sweep()
 
 
 def parse(text: str, *, use_lark: bool = False) -> Document:

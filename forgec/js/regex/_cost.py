@@ -23,6 +23,7 @@ from ._ast import (
     INFINITY,
     Alt,
     Assertion,
+    BackRef,
     Char,
     CharClass,
     ClassEscape,
@@ -214,3 +215,167 @@ def _ways_and_length(node: Node, depth: int) -> tuple[int, int] | None:
         length = node.max * body_length
         return (ways, length) if ways * max(length, 1) <= _WORK_CAP else None
     return None  # BackRef
+
+
+# --- matching work that grows with the text ------------------------------------------------------
+
+#: a linear form ``(c, s)``: at most ``c + s * N`` steps (or ways), ``N`` being the text's length plus one
+_Linear = tuple[int, int]
+
+
+def attempt_bound(tree: Node, flags: str) -> _Linear | None:
+    """``(c, s)``: one match attempt takes at most ``c + s * (len(text) + 1)`` steps; None when not proven.
+
+    :func:`attempt_work` proves a constant bound, so any unbounded quantifier or backreference leaves a
+    pattern unproven: ``/(\\w+) \\1\\b/i`` and the white-space rules (``^\\s+``, ``[ \\t]+$``,
+    ``(?<=\\.)\\s{2,}``) kept the engine's per-search ``timeout`` (a clock read per search, and the
+    ``regex`` engine, never Python's faster ``re``, which cannot be interrupted). This bound lets them
+    drop it on the texts where ``(len(text) + 1)`` attempts of this size fit in the time given, which
+    a text of a few hundred characters does at the pessimistic step time.
+
+    The walk counts, per node, the *ways* it can end (each one the continuation is tried after) and the
+    *work* of exploring all of them, which a backtracking engine does once per way of what precedes it:
+    ``work(A B) = work(A) + ways(A) * work(B)``, ``ways(A B) = ways(A) * ways(B)``. Atoms, assertions and
+    lookarounds (atomic) end one way; a backreference compares at most the text (work ``N``). An
+    unbounded quantifier is accepted only over a single character, class or ``.`` (one character an
+    iteration, so at most ``N`` ways, and scanning and backtracking take ``2 N`` steps), and it makes the
+    bound linear: whatever follows it must then have constant work, or the product is quadratic and the
+    pattern stays unproven. One shape is tighter: when the next item consumes one character of a set
+    disjoint from the quantified one (``\\w+`` then a space, ``[^)]*`` then ``)``), every way but the
+    longest fails on that character at once, so what follows the pair runs once, not ``N`` times.
+    """
+    icase, unicode = "i" in flags, "u" in flags
+    found = _bound(tree, icase, unicode, 0)
+    if found is None:
+        return None
+    work = found[1]
+    return work if work[0] + work[1] <= _WORK_CAP else None
+
+
+def _times(a: _Linear, b: _Linear) -> _Linear | None:
+    """``a * b`` when it stays linear (one of them constant), else None."""
+    if a[1] and b[1]:
+        return None
+    return a[0] * b[0], a[0] * b[1] + a[1] * b[0]
+
+
+def _plus(a: _Linear, b: _Linear) -> _Linear:
+    return a[0] + b[0], a[1] + b[1]
+
+
+def _bound(node: Node, icase: bool, unicode: bool, depth: int) -> tuple[_Linear, _Linear] | None:
+    """(ways, work) of ``node`` as linear forms in ``N``, or None (unproven)."""
+    if depth > 100:
+        return None
+    if isinstance(node, CharClass) and any(e.kind in "pP" for e in node.escapes):
+        # emitted as an alternation of sets when ``regex`` lacks a property: a character may match several
+        return (1 + len(node.escapes), 0), (1 + len(node.escapes), 0)
+    if isinstance(node, (Char, CharClass, ClassEscape, Dot, Assertion, Empty)):
+        return (1, 0), (1, 0)
+    if isinstance(node, BackRef):
+        return (1, 0), (1, 1)
+    if isinstance(node, Group):
+        return _bound(node.body, icase, unicode, depth + 1)
+    if isinstance(node, Look):
+        inner = _bound(node.body, icase, unicode, depth + 1)
+        return None if inner is None else ((1, 0), inner[1])
+    if isinstance(node, Alt):
+        ways, work = (0, 0), (0, 0)
+        for alternative in node.alternatives:
+            inner = _bound(alternative, icase, unicode, depth + 1)
+            if inner is None:
+                return None
+            ways, work = _plus(ways, inner[0]), _plus(work, inner[1])
+        return ways, work
+    if isinstance(node, Seq):
+        return _sequence(node.items, icase, unicode, depth)
+    if isinstance(node, Quant):
+        return _quantifier_bound(node, icase, unicode, depth)
+    return None
+
+
+def _sequence(items: list[Node], icase: bool, unicode: bool, depth: int) -> tuple[_Linear, _Linear] | None:
+    ways: _Linear = (1, 0)
+    work: _Linear = (0, 0)
+    i = 0
+    while i < len(items):
+        item = items[i]
+        step = None
+        if i + 1 < len(items) and _disjoint_follow(item, items[i + 1], icase, unicode):
+            step = ((1, 0), (2, 2))  # the scan, one test of the next character per way, one way on
+            i += 2
+        else:
+            step = _bound(item, icase, unicode, depth + 1)
+            i += 1
+        if step is None:
+            return None
+        more = _times(ways, step[1])
+        ways_next = _times(ways, step[0])
+        if more is None or ways_next is None:
+            return None
+        work, ways = _plus(work, more), ways_next
+        if work[0] + work[1] > _WORK_CAP or ways[0] + ways[1] > _WORK_CAP:
+            return None
+    return ways, work
+
+
+def _quantifier_bound(node: Quant, icase: bool, unicode: bool, depth: int) -> tuple[_Linear, _Linear] | None:
+    if node.max >= INFINITY:
+        if _single(node) is None:
+            return None
+        return (1, 1), (1, 2)  # at most N iterations, each one character; scanned, then given back
+    found = _ways_and_length(node, depth + 1)  # bounded: the constant model
+    if found is None:
+        return None
+    ways, length = found
+    return (ways, 0), (ways * max(length, 1), 0)
+
+
+def _single(node: Node) -> Node | None:
+    """The one-character atom an unbounded quantifier (in a group or not) repeats, or None."""
+    while isinstance(node, Group):
+        node = node.body
+    if not (isinstance(node, Quant) and node.max >= INFINITY):
+        return None
+    body = node.body
+    while isinstance(body, Group) and body.index is None:
+        body = body.body
+    if isinstance(body, CharClass) and any(e.kind in "pP" for e in body.escapes):
+        return None
+    return body if isinstance(body, (Char, CharClass, ClassEscape, Dot)) else None
+
+
+def _disjoint_follow(item: Node, after: Node, icase: bool, unicode: bool) -> bool:
+    """``item`` repeats one character of a set without bound and ``after`` consumes one character of a
+    set disjoint from it: only the longest run can be followed by ``after``."""
+    body = _single(item)
+    if body is None or isinstance(body, Dot) or not isinstance(after, (Char, CharClass, ClassEscape)):
+        return False
+    if isinstance(after, CharClass) and any(e.kind in "pP" for e in after.escapes):
+        return False
+    first = _members(body, icase, unicode)
+    second = _members(after, icase, unicode)
+    return not _overlap(first, second)
+
+
+def _members(node: Node, icase: bool, unicode: bool) -> list[tuple[int, int]]:
+    from . import _casefold as cf
+    from ._literal import _class_ranges
+
+    if isinstance(node, Char):
+        values = cf.equivalents(node.value, unicode) if icase else (node.value,)
+        return cf.normalize([(v, v) for v in values])
+    assert isinstance(node, (CharClass, ClassEscape))
+    return _class_ranges(node, icase, unicode)
+
+
+def _overlap(a: list[tuple[int, int]], b: list[tuple[int, int]]) -> bool:
+    i = j = 0
+    while i < len(a) and j < len(b):
+        if a[i][1] < b[j][0]:
+            i += 1
+        elif b[j][1] < a[i][0]:
+            j += 1
+        else:
+            return True
+    return False

@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from . import _casefold as cf
 from ._ast import Alt, Assertion, BackRef, Char, CharClass, ClassEscape, Empty, Group, Look, Node, Quant, Seq
 
-__all__ = ["RequiredLiteral", "final_class", "literal_text", "needs_non_ascii", "required_literal"]
+__all__ = ["RequiredLiteral", "final_class", "line_end_needles", "literal_text", "needs_non_ascii", "required_literal"]
 
 #: a consuming item that is not part of a run: its width in view characters, or None when it varies
 _Break = tuple[int | None]
@@ -264,17 +264,33 @@ def final_class(tree: Node, flags: str) -> cf.Ranges | None:
     """The characters the last character of every match is one of, for a pattern whose matches all end
     at the end of the text (it ends with ``$`` without ``m``, and consumes at least one character just
     before it): ``/\\s+$/`` cannot match a text that does not end with white space. None otherwise.
+    With ``m`` the same class ends every match at the end of a *line* (:func:`line_end_needles`).
 
     Only the plain shape is read: the pattern's top-level sequence ends with ``$`` (other assertions may
     sit between), and the consuming item before it is a character or a class, alone or repeated at least
     once (a group around them is looked into). Lookarounds, alternatives and anything else give None."""
-    if "m" in flags:
-        return None
     icase, unicode = "i" in flags, "u" in flags
     items = tree.items if isinstance(tree, Seq) else [tree]
     if not items or not (isinstance(items[-1], Assertion) and items[-1].kind == "$"):
         return None
     return _last_consumed(items, icase, unicode, 0)
+
+
+#: V8's line terminators: what a multiline ``$`` sees after the last character of a match
+_LINE_TERMINATORS = "\n\r\u2028\u2029"
+#: members of a final class (:func:`final_class`) spelled out as needles at most
+_MAX_FINAL_MEMBERS = 4
+
+
+def line_end_needles(final: cf.Ranges) -> tuple[str, ...] | None:
+    """For a multiline pattern whose matches end with a character of ``final`` at a line's end: each member
+    followed by each line terminator, so that a text holding none of them (and not ending with a member)
+    cannot match (``/[ \\t]+$/m``: " \\n", "\\t\\r"…). None when the class is too large or holds a character
+    the text and the view may spell differently (a surrogate or astral character)."""
+    members = [c for lo, hi in final for c in range(lo, min(hi, lo + _MAX_FINAL_MEMBERS) + 1)]
+    if len(members) > _MAX_FINAL_MEMBERS or any(c > 0xFFFF or 0xD800 <= c <= 0xDFFF for c in members):
+        return None
+    return tuple(chr(c) + t for c in members for t in _LINE_TERMINATORS)
 
 
 def _last_consumed(items: list[Node], icase: bool, unicode: bool, depth: int) -> cf.Ranges | None:

@@ -19,10 +19,17 @@ from itertools import compress, repeat
 from operator import and_, contains, not_, or_
 from typing import Any
 
-from ._ast import BackRef, Group, Node, Seq, descendants, nullable
-from ._cost import SEARCH_STEP_SECONDS, attempt_work
+from ._ast import BackRef, Group, Node, Quant, Seq, descendants, nullable
+from ._cost import SEARCH_STEP_SECONDS, attempt_bound, attempt_work
 from ._emit import Emitted, emit
-from ._literal import RequiredLiteral, final_class, literal_text, needs_non_ascii, required_literal
+from ._literal import (
+    RequiredLiteral,
+    final_class,
+    line_end_needles,
+    literal_text,
+    needs_non_ascii,
+    required_literal,
+)
 from ._parser import Parsed
 from .errors import JSRegexError, JSRegexTimeout
 from .replace import expand_js_replacement, expand_trim_replacement, prepass_dollar_zero
@@ -107,7 +114,9 @@ class JSPattern:
                  group_names: dict[str, int],
                  literals: tuple[RequiredLiteral | None, RequiredLiteral | None] = (None, None),
                  nonempty: bool = False, literal_text: str | None = None, non_ascii: bool = False,
-                 work: int | None = None, final: list[tuple[int, int]] | None = None) -> None:
+                 work: int | None = None, final: list[tuple[int, int]] | None = None,
+                 bound: tuple[int, int] | None = None, twins: tuple[Any, Any] = (None, None),
+                 line_ends: tuple[str, ...] | None = None) -> None:
         self.source = source
         self.flags = flags
         self.global_ = "g" in flags
@@ -139,8 +148,18 @@ class JSPattern:
         #: starts and ends, or None
         self._final: tuple[list[int], list[int]] | None = (
             None if final is None else ([lo for lo, _hi in final], [hi for _lo, hi in final]))
+        #: with ``m``, ``_final`` ends every match at a line's end: a text must end with a member or hold one
+        #: of these (a member, then a line terminator: ``_literal.line_end_needles``)
+        self._line_ends = line_ends
         #: ``compiled`` with native multiline anchors, for texts with ``\n`` as their only line terminator
         self._multiline = _compile_multiline(compiled) if "m" in flags else None
+        #: ``(c, s)``: proven steps of one attempt, ``c + s * (len(text) + 1)`` (``_cost.attempt_bound``),
+        #: for a pattern whose work grows with the text (None: unproven, or ``work`` is proven)
+        self._bound = bound if work is None else None
+        #: ``re`` twins of ``compiled`` and of ``_multiline`` (:func:`_re_twin`), run where no timeout is needed
+        self._twins = twins
+        #: the case-canonical copy of an ASCII view is its upper-casing (``str.upper`` in C, not ``translate``)
+        self._canon_upper = self._canon is not None and _ascii_canon_is_upper(self.unicode)
 
     def may_match(self, text: str, lowered: Callable[[str], str] = str.lower) -> bool:
         """False when ``text`` cannot hold a match (it holds none of the runs every match contains,
@@ -148,7 +167,7 @@ class JSPattern:
         which ``lowered`` computes: a caller running many rules over one text may remember it)."""
         if self._non_ascii and text.isascii():
             return False
-        if self._final is not None and not self._ends_in_final(text):
+        if self._final is not None and not self._ends_in_final(text) and not self._line_end_in(text):
             return False
         needles = self._needles
         if not needles:
@@ -180,9 +199,15 @@ class JSPattern:
             hits = wide if hits is None else list(map(and_, hits, wide))
         if self._final is not None:  # a Python call per text, for the few patterns ending in ``$``
             ends = list(map(self._ends_in_final, texts))
+            for pair in self._line_ends or ():
+                ends = list(map(or_, ends, map(contains, texts, repeat(pair))))
             hits = ends if hits is None else list(map(and_, hits, ends))
         assert hits is not None  # one of the three checks ran (the first test above)
         return list(compress(range(len(texts)), hits))
+
+    def _line_end_in(self, text: str) -> bool:
+        """Whether ``text`` holds a member of the final class before a line terminator (``_line_ends``)."""
+        return self._line_ends is not None and any(n in text for n in self._line_ends)
 
     def _ends_in_final(self, text: str) -> bool:
         """False when ``text`` cannot end a match (``_final``): it is empty, or its last character is in
@@ -286,13 +311,24 @@ class JSPattern:
     def _timed_out(self) -> JSRegexTimeout:
         return JSRegexTimeout(f"/{self.source}/{self.flags} timed out")
 
+    def _proven(self, attempts: int, timeout: float) -> bool:
+        """Whether ``attempts`` match attempts (the view's length plus one) finish within ``timeout`` at
+        the pessimistic step time: a constant bound per attempt (``_cost.attempt_work``) or one that grows
+        with the text (``_cost.attempt_bound``)."""
+        if self._work is not None:
+            return attempts * self._work * SEARCH_STEP_SECONDS <= timeout
+        bound = self._bound
+        return bound is not None and attempts * (bound[0] + bound[1] * attempts) * SEARCH_STEP_SECONDS <= timeout
+
     def _scan(self, view: str, timeout: float | None, lowered: str | None = None) -> list[Any]:
         """The ``regex`` matches of :meth:`iter_view` (on the matchable subject), within ``timeout``.
 
-        A pattern whose matching work is proven linear (``_cost.attempt_work``: no unbounded
-        repetition, no backreference) runs without the engine's ``timeout`` when ``len(view) + 1``
-        attempts at the pessimistic step time fit in ``timeout``: it cannot run out of it, and the
-        clock the engine reads per search is the largest cost left once the prefilter has passed.
+        A pattern whose matching work is proven (:meth:`_proven`: per attempt a constant, or for an
+        unbounded repetition of one character or a backreference a bound linear in the text) runs without
+        the engine's ``timeout`` when ``len(view) + 1`` attempts at the pessimistic step time fit in
+        ``timeout``: it cannot run out of it, and the clock the engine reads per search is the largest
+        cost left once the prefilter has passed. Such a search runs in ``re`` where the pattern has a twin
+        there (:func:`_re_twins`).
 
         Three ways, one result. A pattern that cannot match the empty string steps exactly as
         ``finditer`` does (the next search starts where a match ended), so its global matches come from
@@ -304,13 +340,22 @@ class JSPattern:
         ``lowered``: ``view.lower()`` when the caller holds it already (the run of a case-insensitive
         rule is searched in it).
         """
-        subject = view if self._canon is None else view.translate(self._canon)  # ``_matchable``, inline
+        if self._canon is None:
+            subject = view
+        elif self._canon_upper and view.isascii():
+            subject = view.upper()  # what ``translate`` gives an ASCII view (``_ascii_canon_is_upper``)
+        else:
+            subject = view.translate(self._canon)  # ``_matchable``, inline
         anchor = self._anchor
         compiled = self.regex
+        twin = self._twins[0]
         if self._multiline is not None and "\r" not in view and "\u2028" not in view and "\u2029" not in view:
             compiled = self._multiline  # no line terminator but ``\n`` (``_OTHER_TERMINATORS``)
-        if timeout is not None and self._work is not None and (len(view) + 1) * self._work * SEARCH_STEP_SECONDS <= timeout:
-            timeout = None  # proven to finish within the time it was given (``_cost.attempt_work``)
+            twin = self._twins[1]
+        if timeout is not None and self._proven(len(view) + 1, timeout):
+            timeout = None  # proven to finish within the time it was given
+        if timeout is None and twin is not None:
+            compiled = twin  # the same matches, from ``re`` (:func:`_re_twins`)
         deadline = None if timeout is None else time.monotonic() + timeout
         if anchor is None and self.global_ and self._nonempty:
             try:
@@ -436,14 +481,30 @@ def _compile(pattern: str, flags: str) -> JSPattern:
         raise _unsupported(pattern, flags, "it needs more memory to compile than this machine has") from None
     except (regex.error, OverflowError) as exc:  # V8 accepts what regex cannot
         raise _unsupported(pattern, flags, str(exc) or type(exc).__name__) from None
+    tree = parsed.tree
+    literals = required_literal(tree, flags)
+    work = attempt_work(tree)
+    bound = None if work is not None else attempt_bound(tree, flags)
+    anchored = literals[1] is not None and literals[1].offset is not None
+    twins = _re_twins(compiled, emitted, tree) if bound is not None and not anchored else (None, None)
+    final = final_class(tree, flags)
+    line_ends = None if final is None or "m" not in flags else line_end_needles(final)
+    if line_ends is None and "m" in flags:
+        final = None
     return JSPattern(pattern, flags, compiled, emitted, parsed.capture_count, parsed.group_names,
-                     required_literal(parsed.tree, flags), not nullable(parsed.tree), literal_text(parsed.tree, flags),
-                     needs_non_ascii(parsed.tree, flags), attempt_work(parsed.tree), final_class(parsed.tree, flags))
+                     literals, not nullable(tree), literal_text(tree, flags),
+                     needs_non_ascii(tree, flags), work, final, bound, twins, line_ends)
 
 
 #: what the emitter writes for ``\b`` and ``\B`` with ASCII word characters (every flag set but ``iu``)
 _ASCII_BOUNDARY = "(?:(?<=[0-9A-Z\\u005fa-z])(?![0-9A-Z\\u005fa-z])|(?<![0-9A-Z\\u005fa-z])(?=[0-9A-Z\\u005fa-z]))"
 _ASCII_NON_BOUNDARY = "(?:(?<=[0-9A-Z\\u005fa-z])(?=[0-9A-Z\\u005fa-z])|(?<![0-9A-Z\\u005fa-z])(?![0-9A-Z\\u005fa-z]))"
+
+
+#: what the emitter writes for JavaScript's ``\\w`` without ``iu`` and for ``\\d``: ``regex``'s own ``\\w`` and ``\\d``
+#: under ``regex.ASCII`` are these sets, and scanned ~25 % faster (``/(\\w+) \\1\\b/i`` over the rules row)
+_ASCII_WORD = "[0-9A-Z\\u005fa-z]"
+_ASCII_DIGIT = "[0-9]"
 
 
 def _always_set(tree: Node) -> tuple[int, ...]:
@@ -492,8 +553,11 @@ def _compile_emitted(text: str, flags: str, always_set: tuple[int, ...] = ()) ->
         for name in (f"g{index}", f"b{index}"):
             text = text.replace(f"(?({name})(?P={name}))", f"(?P={name})")
 
-    if ("i" not in flags or "u" not in flags) and _ASCII_BOUNDARY[:7] in text and "\\p" not in text and "\\P" not in text:
-        native = text.replace(_ASCII_BOUNDARY, "\\b").replace(_ASCII_NON_BOUNDARY, "\\B")
+    if "\\p" not in text and "\\P" not in text:
+        native = text
+        if "i" not in flags or "u" not in flags:
+            native = native.replace(_ASCII_BOUNDARY, "\\b").replace(_ASCII_NON_BOUNDARY, "\\B")
+        native = native.replace(_ASCII_WORD, "\\w").replace(_ASCII_DIGIT, "\\d")
         if native != text:
             return regex.compile(native, regex.VERSION0 | regex.ASCII)
     return regex.compile(text, regex.VERSION0)
@@ -515,11 +579,58 @@ def _compile_multiline(compiled: Any) -> Any | None:
     U+2029, where both mean the same. The spellings are exact (no other emitted text holds them)."""
     import regex
 
-    text = compiled.pattern
+    native = _multiline_text(compiled.pattern)
+    return None if native is None else regex.compile(native, compiled.flags | regex.MULTILINE)
+
+
+def _multiline_text(text: str) -> str | None:
+    """``text`` with the emitter's multiline ``^``/``$`` as the engines' own (to compile with ``MULTILINE``),
+    or None when it has neither."""
     if _LINE_START not in text and _LINE_END not in text:
         return None
-    native = text.replace(_LINE_START, "^").replace(_LINE_END, "$")
-    return regex.compile(native, compiled.flags | regex.MULTILINE)
+    return text.replace(_LINE_START, "^").replace(_LINE_END, "$")
+
+
+def _re_twins(compiled: Any, emitted: Emitted, tree: Node) -> tuple[Any, Any]:
+    """``re`` compilations of ``compiled`` and of its multiline form (:func:`_compile_multiline`), or None each.
+
+    For the patterns :meth:`JSPattern._scan` runs without a timeout on the strength of
+    ``_cost.attempt_bound`` (an unbounded quantifier or a backreference: work that grows with the text),
+    Python's ``re`` finds the same matches 2-4x faster than ``regex`` (``/(\\w+) \\1\\b/i``, ``^\\s+``,
+    ``(?<=\\.)\\s{2,}`` over the rules row), and cannot be interrupted, which only matters where a
+    timeout is kept. It is used only where both engines mean the same by the emitted text: no
+    ``\\p{…}`` (``re`` refuses it), no variable-length lookbehind (refused too), no native ``\\B``
+    (``scripts/diff_regex.py`` found ``/A*?^\\B/gmu`` matching ``""`` in ``regex`` only), no capture reset
+    (``regex``'s ``spans`` are read for it) and no quantified body that can match empty (where the two
+    engines' rules for an empty iteration could differ); the emitter never writes ``IGNORECASE``.
+    """
+    import regex
+
+    if emitted.hidden_min or any(enc for enc, _behind in emitted.enclosing.values()):
+        return None, None
+    if "\\B" in compiled.pattern:  # ``re``'s native ``\B`` never matches in an empty text (before 3.14)
+        return None, None
+    if any(isinstance(node, Quant) and nullable(node.body) for node in descendants(tree)):
+        return None, None
+    flags = re.ASCII if compiled.flags & regex.ASCII else 0
+    multiline = _multiline_text(compiled.pattern)
+    return _re_compile(compiled.pattern, flags), None if multiline is None else _re_compile(multiline, flags | re.M)
+
+
+def _re_compile(text: str, flags: int) -> Any:
+    """``re.compile``, or None where ``re`` refuses the text (a property, a variable lookbehind…)."""
+    try:
+        return re.compile(text, flags)
+    except (re.error, OverflowError, RecursionError, ValueError):
+        return None
+
+
+@lru_cache(maxsize=2)
+def _ascii_canon_is_upper(unicode: bool) -> bool:
+    """Whether the case-canonical table (:func:`_canon_table`) maps every ASCII character to its
+    upper-case form: then an ASCII view's canonical copy is ``view.upper()``."""
+    table = _canon_table(unicode)
+    return all(table.get(c, c) == ord(chr(c).upper()) for c in range(128))
 
 
 class _TooCostly(Exception):

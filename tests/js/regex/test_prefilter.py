@@ -10,13 +10,14 @@ proves it cannot be reached.
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from forgec.js.regex import JSRegexError, compile_js, transform_string
-from forgec.js.regex._cost import attempt_work
+from forgec.js.regex._cost import attempt_bound, attempt_work
 from forgec.js.regex.pattern import _LINE_END, _LINE_START, JSPattern
 from forgec.js.regex.syntax import parse_checked
 
@@ -148,6 +149,25 @@ def test_native_multiline_anchors_equal_the_spelled_out_ones(pattern: str, flags
     assert transform_string(compiled, text, "[$&]") == transform_string(_plain(compiled), text, "[$&]")
 
 
+@pytest.mark.parametrize(("pattern", "flags"), [(r"[ \t]+$", "gm"), (r"a$", "gim"), (r"[12]+$", "gmu"), (r"(?:x|y)?[ab]$", "gm")])
+def test_a_multiline_final_class_rejects_only_texts_without_a_match(pattern: str, flags: str) -> None:
+    compiled = compile_js(pattern, flags)
+    assert compiled._line_ends is not None
+    pieces = ["a", "A", "b", " ", "\t", "1", "x", "\n", "\r", "\u2028", "\u2029", "\ud83d\ude3a", "\ud800", "é"]
+    rng = random.Random(14)
+    rejected = 0
+    for _ in range(3000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 8)))
+        expected = transform_string(_plain(compiled), text, "[$&]")
+        if not compiled.may_match(text):
+            rejected += 1
+            assert expected[1] == 0, text
+        assert transform_string(compiled, text, "[$&]") == expected, text
+        found = compiled.candidates([text], [text.lower()].copy, [text.isascii()].copy)
+        assert found is None or (found == [0]) == compiled.may_match(text)
+    assert rejected > 100
+
+
 @pytest.mark.parametrize(
     ("pattern", "work"),
     [("abc", 3), ("a?b", 4), (r"\bsaffrons?\b", 20), ("(?:a|b){2}", 8), ("(?=ab)c", 3)],
@@ -159,6 +179,54 @@ def test_attempt_work_of_bounded_patterns(pattern: str, work: int) -> None:
 @pytest.mark.parametrize("pattern", [r"\s+$", "a*", "(a)\\1", "(?:a{1,10}){1,10}", "(a|aa){1,40}"])
 def test_attempt_work_is_unproven_for_unbounded_or_huge_patterns(pattern: str) -> None:
     assert attempt_work(parse_checked(pattern, "").tree) is None
+
+
+@pytest.mark.parametrize(
+    ("pattern", "flags", "bound"),
+    [
+        (r"(\w+) \1\b", "gi", (4, 3)),  # \w+ then a space: only the longest run goes on to the reference
+        (r"^\s+", "gm", (2, 2)),
+        (r"[ \t]+$", "gm", (2, 3)),
+        (r"\s*\(OOC:[^)]*\)", "g", (8, 4)),  # two runs, each followed by a character outside it
+        ("a+a", "", (2, 3)),  # not disjoint: the last "a" is tried after every way of a+
+        (r"(?:um+|uh+),? ", "gi", (12, 12)),
+    ],
+)
+def test_attempt_bound_grows_with_the_text(pattern: str, flags: str, bound: tuple[int, int]) -> None:
+    assert attempt_bound(parse_checked(pattern, flags).tree, flags) == bound
+
+
+@pytest.mark.parametrize("pattern", [r"a*b*", r"(a|aa)+", r"\w+\w+", r"(\w+)\1", r"(\d+)\s*x", r"(?:ab)+", r"(a)+"])
+def test_attempt_bound_is_unproven_where_the_work_can_be_quadratic_per_attempt(pattern: str) -> None:
+    assert attempt_bound(parse_checked(pattern, "").tree, "") is None
+
+
+@pytest.mark.parametrize(
+    ("pattern", "flags", "twins"),
+    [
+        (r"(\w+) \1\b", "gi", (True, False)),
+        (r"^\s+", "gm", (True, True)),
+        (r"\p{L}+ ", "gu", (False, False)),  # ``re`` has no \p{…}
+        (r"(?<=a+)b+", "g", (False, False)),  # variable-length lookbehind
+        (r"(?:a|b)*c+x", "g", (False, False)),  # unproven: nothing to gain without a timeout
+        (r"\bfoo\w+", "g", (False, False)),  # a run at a fixed offset: ``regex`` searches from it
+        (r"(a)+b+", "g", (False, False)),  # capture resets read ``regex``'s ``spans``
+    ],
+)
+def test_re_twins_only_where_both_engines_mean_the_same(pattern: str, flags: str, twins: tuple[bool, bool]) -> None:
+    compiled = compile_js(pattern, flags)
+    assert tuple(t is not None for t in compiled._twins) == twins
+
+
+def test_the_twin_finds_what_regex_finds_and_the_clock_keeps_regex() -> None:
+    compiled = compile_js(r"(\w+) \1\b", "gi")
+    text = "the The cat sat sat on the mat mat. " * 3
+    assert compiled._twins[0] is not None
+    fast = _spans(compiled, text)  # short: unclocked, through ``re``
+    assert fast == _spans(_plain(compiled), text) == [(0, 7), (12, 19), (27, 34), (36, 43), (48, 55), (63, 70),
+                                                        (72, 79), (84, 91), (99, 106)]
+    long_text = "ab " * 2000 + "x x"
+    assert _spans(compiled, long_text)[-1] == (len(long_text) - 3, len(long_text))
 
 
 class _Recorder:
@@ -182,7 +250,9 @@ class _Recorder:
     [
         (r"\bfoo\b", "a foo b " * 10, False),  # 5 steps an attempt, 81 positions: far inside 1 s
         (r"\bfoo\b", "a foo b " * 50_000, True),  # 400,001 x 5 steps at 1 µs: past 1 s, the clock stays
-        (r"\s+$", "a foo b ", True),  # unbounded: never proven
+        (r"\s+$", "a foo b ", False),  # 9 attempts of at most 2 + 3 x 9 steps (``attempt_bound``)
+        (r"\s+$", "a foo b " * 200, True),  # 1,601 attempts of up to 4,805 steps: past 1 s at 1 µs a step
+        (r"(?:\w+)+$", "a foo b", True),  # nested unbounded repeats: never proven
     ],
 )
 def test_the_timeout_is_dropped_only_where_the_work_is_proven_to_fit(
@@ -194,6 +264,7 @@ def test_the_timeout_is_dropped_only_where_the_work_is_proven_to_fit(
     recorder = _Recorder(compiled.regex)
     monkeypatch.setattr(compiled, "regex", recorder)
     monkeypatch.setattr(compiled, "_anchor", None)  # search by the engine from every position (the bound covers that)
+    monkeypatch.setattr(compiled, "_twins", (None, None))  # the recorder, not ``re``, runs the unclocked searches
     transform_string(compiled, text, "x", timeout=1.0)
     assert recorder.timeouts and all((t is not None) == clocked for t in recorder.timeouts)
 
