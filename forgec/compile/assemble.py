@@ -16,7 +16,6 @@ from itertools import count, repeat
 from operator import setitem
 from typing import TYPE_CHECKING, Any
 
-from forgec.compile.gcpause import gc_paused
 from forgec.compile.macros import expand_block
 from forgec.compile.passes import history as hist
 from forgec.compile.passes import regex as rx
@@ -27,6 +26,7 @@ from forgec.js.values import UNDEFINED, js_trim, js_truthy
 from forgec.model.messages import roles_of
 from forgec.model.runtime import Runtime
 from forgec.model.variables import VariableStore
+from forgec.source.collector import LARGE_COMPILE, gc_paused
 
 if TYPE_CHECKING:
     from forgec.plugins import Registry
@@ -330,11 +330,11 @@ def compile_prompt(
 
     ``regex_budget``: one :class:`~forgec.compile.passes.regex.RegexBudget` for both stages (a fresh one
     when omitted), so the regex time of the whole compile is bounded.  A large compile (thousands
-    of messages or items) runs with the cyclic garbage collector paused (:mod:`forgec.compile.gcpause`).
+    of messages or items) runs with the cyclic garbage collector paused (:mod:`forgec.source.collector`).
     """
     if regex_budget is None:
         regex_budget = rx.RegexBudget()
-    with gc_paused(_size(stack, runtime)):
+    with gc_paused(_size(stack, runtime), LARGE_COMPILE):
         system = compile_system_prompt(stack, runtime, store, registry=registry, regex_budget=regex_budget)
         messages = compile_messages(stack, runtime, store, runtime.messages, registry=registry, regex_budget=regex_budget)
     return CompiledPrompt(system, messages, store)
