@@ -236,18 +236,20 @@ def _source(kind: str, item: dict[str, Any] | None, role: str, **extra: Any) -> 
 _IMPLICIT_HEAD: dict[str, Any] = {"kind": "implicit-history", "itemName": "Conversation history", "slot": CHAT_HISTORY}
 
 
-def _history_sources(head: dict[str, Any], history: list[Any]) -> list[dict[str, Any]]:
+def _history_sources(head: dict[str, Any], history: list[Any], roles: list[str] | None = None) -> list[dict[str, Any]]:
     """One source per history message: ``head``'s members, then ``historyIndex``, ``historyCount``, ``role``.
 
     This runs once per message of the host's conversation (50,000 in the scale benchmark), so the
     records are built by C loops, with no bytecode per message: one template copied per message (a
     dict copy clones the key table), then the two members that change stored by ``map`` over
-    :func:`operator.setitem`, the roles read in bulk by :func:`~forgec.model.messages.roles_of`.
+    :func:`operator.setitem`.  ``roles``: the :func:`~forgec.model.messages.role_of` of each message
+    when the history pipeline read them already; else they are read in bulk by
+    :func:`~forgec.model.messages.roles_of`.
     """
     template = {**head, "historyIndex": 0, "historyCount": len(history), "role": ""}
     sources: list[dict[str, Any]] = list(map(dict.copy, repeat(template, len(history))))
     _store_all(sources, "historyIndex", count(1))
-    _store_all(sources, "role", roles_of(history))
+    _store_all(sources, "role", roles_of(history) if roles is None else roles)
     return sources
 
 
@@ -296,13 +298,13 @@ def compile_messages(
                     )
                 )
                 continue
-            history = hist.chat_history_pipeline(original, item, diagnostics, pointer=("items", index))
-            history = rx.apply_to_messages(stack, history, "history", diagnostics, regex_budget)
+            kept, roles = hist.chat_history(original, item, diagnostics, pointer=("items", index))
+            history = rx.apply_to_messages(stack, kept, "history", diagnostics, regex_budget)
             # the members every history source shares, in _source's key order
             head = _source("chat-history", item, "", slot=item.get("slot"))
             del head["role"]
             out.extend(history)
-            sources.extend(_history_sources(head, history))
+            sources.extend(_history_sources(head, history, roles if history is kept else None))
             inserted = True
             continue
         role = item.get("role")
