@@ -296,7 +296,7 @@ class _PairIds:
                 return True
         result_ids = self.result_ids
         tested = self.tested_calls[bisect_left(self.call_positions, first) :]
-        return any(result_ids.get(part_id, -1) < first for part_id in tested)  # type: ignore[arg-type]
+        return any(part_id is None or result_ids.get(part_id, -1) < first for part_id in tested)
 
     def ids(self, first: int) -> tuple[set[str], set[str]]:
         """The call ids and the result ids of the messages from position ``first`` on."""
@@ -331,6 +331,10 @@ def _report_strip(walk: _Walk, diagnostics: list[Diagnostic], item_id: Any, poin
         )
 
 
+#: the roles whose preview adds text to the content's (§8.9): :func:`_scan` measures them whole
+_MEASURED_WHOLE = _SUMMARY_ROLES | {"bashExecution"}
+
+
 def _scan(
     messages: list[Any],
     strip: bool,
@@ -354,11 +358,13 @@ def _scan(
     append = out.append
     roles: list[str] = []
     keep_role = roles.append
-    sizes: list[int] | None = [] if measure else None
-    pairs = _PairIds() if collect else None
-    call_ids: dict[str, int] = pairs.call_ids if pairs is not None else {}
-    tested_calls: list[str | None] = pairs.tested_calls if pairs is not None else []
-    call_positions: list[int] = pairs.call_positions if pairs is not None else []
+    sizes: list[int] = []
+    add_size = sizes.append
+    pairs = _PairIds()
+    call_ids, result_ids = pairs.call_ids, pairs.result_ids
+    tested_calls, tested_results = pairs.tested_calls, pairs.tested_results
+    call_positions, result_positions = pairs.call_positions, pairs.result_positions
+    detail = measure or collect
     no_summaries, wanted = role_filters if role_filters is not None else (False, None)
     summaries = unwanted = blocks = changed = dropped = 0
     for message in messages:
@@ -368,8 +374,8 @@ def _scan(
                 continue
             append(message)
             keep_role("")
-            if sizes is not None:
-                sizes.append(0)
+            if measure:
+                add_size(0)
             continue
         role = message.get("role")
         name = role if type(role) is str else role_of(message)
@@ -397,11 +403,11 @@ def _scan(
                 continue
         append(message)
         keep_role(name)
-        if sizes is None and pairs is None:
+        if not detail:
             continue
         position = len(out) - 1
         size = 0
-        fast = sizes is not None and name != "bashExecution" and name not in _SUMMARY_ROLES
+        fast = measure and name not in _MEASURED_WHOLE
         if isinstance(content, list):
             count = 0
             for part in content:
@@ -410,13 +416,13 @@ def _scan(
                 kind = part.get("type")
                 if collect:
                     # most parts (text, thinking) carry no id key at all: three key tests, no call;
-                    # a tool call's first key is usually a non-empty string ``id``
-                    if type(part_id := part.get("id")) is not str or not part_id:
-                        part_id = (
-                            _first_id(part, _PART_ID_KEYS) if "toolCallId" in part or "callId" in part else None
-                        )
-                    if part_id is not None:
-                        call_ids[part_id] = position
+                    # a tool call's ``id`` is usually a non-empty string
+                    part_id = None
+                    if "id" in part or "toolCallId" in part or "callId" in part:
+                        if type(part_id := part.get("id")) is not str or not part_id:
+                            part_id = _first_id(part, _PART_ID_KEYS)
+                        if part_id is not None:
+                            call_ids[part_id] = position
                     if kind == "toolCall" and name != "toolResult":
                         tested_calls.append(part_id)
                         call_positions.append(position)
@@ -447,15 +453,16 @@ def _scan(
                 size += count - 1
         else:
             fast = False
-        if sizes is not None:
-            sizes.append(size if fast else preview_len(message))
-        if pairs is not None and name == "toolResult":
-            result_id = _first_id(message, _RESULT_ID_KEYS)
-            pairs.tested_results.append(result_id)
-            pairs.result_positions.append(position)
+        if measure:
+            add_size(size if fast else preview_len(message))
+        if collect and name == "toolResult":
+            if type(result_id := message.get("toolCallId")) is not str or not result_id:
+                result_id = _first_id(message, _RESULT_ID_KEYS)
+            tested_results.append(result_id)
+            result_positions.append(position)
             if result_id is not None:
-                pairs.result_ids[result_id] = position
-    walk = _Walk(out, roles, sizes, pairs)
+                result_ids[result_id] = position
+    walk = _Walk(out, roles, sizes if measure else None, pairs if collect else None)
     walk.summaries, walk.unwanted = summaries, unwanted
     walk.blocks, walk.changed, walk.dropped = blocks, changed, dropped
     return walk
