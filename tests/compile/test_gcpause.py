@@ -4,7 +4,6 @@ back after, kept off when the caller had disabled it (the pause itself: tests/so
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -15,16 +14,7 @@ from forgec.model.variables import VariableStore
 from forgec.plugins import Registry
 from forgec.source.collector import LARGE_COMPILE
 
-
-@pytest.fixture(autouse=True)
-def _gc_enabled() -> Iterator[None]:
-    was = gc.isenabled()
-    gc.enable()
-    yield
-    if was:
-        gc.enable()
-    else:  # pragma: no cover - pytest runs with the collector on
-        gc.disable()
+pytestmark = pytest.mark.usefixtures("gc_enabled")
 
 
 def _compile(messages: int) -> list[bool]:

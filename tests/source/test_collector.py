@@ -6,22 +6,12 @@ from __future__ import annotations
 
 import gc
 import threading
-from collections.abc import Iterator
 
 import pytest
 
 from forgec.source.collector import LARGE_INPUT_CHARS, gc_paused
 
-
-@pytest.fixture(autouse=True)
-def _gc_enabled() -> Iterator[None]:
-    was = gc.isenabled()
-    gc.enable()
-    yield
-    if was:
-        gc.enable()
-    else:  # pragma: no cover - pytest runs with the collector on
-        gc.disable()
+pytestmark = pytest.mark.usefixtures("gc_enabled")
 
 
 def test_small_inputs_leave_the_collector_alone() -> None:
