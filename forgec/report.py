@@ -42,7 +42,6 @@ from forgec.errors import InputError
 from forgec.fingerprint import stack_fingerprint
 from forgec.model.variables import VariableStore
 from forgec.rules.loader import FILE_UNREADABLE
-from forgec.source.collector import LARGE_HISTORY, gc_paused
 from forgec.workspace import stack_folder_group, stdin_stack_name
 
 if TYPE_CHECKING:
@@ -326,11 +325,8 @@ def _compile(
     store = VariableStore.fresh(ctx.session_variables)
     budget = RegexBudget()  # one regex time budget for the compile and its finalize section
     registry = env.registry if env is not None else None
-    if len(ctx.messages) < LARGE_HISTORY:
-        compiled = compile_prompt(normalised, ctx.runtime(), store, registry=registry, regex_budget=budget)
-    else:  # a long history allocates a container per message part: no collector passes meanwhile
-        with gc_paused(len(ctx.messages), LARGE_HISTORY):
-            compiled = compile_prompt(normalised, ctx.runtime(), store, registry=registry, regex_budget=budget)
+    # a long history runs with the collector paused: compile_prompt takes care of it
+    compiled = compile_prompt(normalised, ctx.runtime(), store, registry=registry, regex_budget=budget)
     finalized: list[dict[str, Any]] | None = None
     finalize_messages = ctx.finalize_messages
     if finalize is True or (finalize is None and finalize_messages is not None):

@@ -7,12 +7,13 @@ case folding and collation are proven to work without it.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import os
 import shutil
 import sys
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from importlib.abc import MetaPathFinder
 from importlib.machinery import ModuleSpec
 from types import ModuleType
@@ -48,6 +49,18 @@ def _own_validate_cache(request: pytest.FixtureRequest, monkeypatch: pytest.Monk
     if "FORGEC_CACHE_DIR" not in os.environ:
         name = hashlib.blake2b(request.node.nodeid.encode(), digest_size=8).hexdigest()
         monkeypatch.setenv("FORGEC_CACHE_DIR", os.path.join(_CACHE_ROOT, name))
+
+
+@pytest.fixture
+def gc_enabled() -> Iterator[None]:
+    """The cyclic collector on for the test and put back as it was after (the collector pause tests)."""
+    was = gc.isenabled()
+    gc.enable()
+    yield
+    if was:
+        gc.enable()
+    else:  # pragma: no cover - pytest runs with the collector on
+        gc.disable()
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:

@@ -18,8 +18,8 @@ them), and the loaded inputs are shared between the results of one call: the com
 changes a stack or a context (tests/report/test_no_mutation.py compiles twice and compares), and
 callers must not either.  Results are yielded one at a time, so a long run holds one at a time.
 
-The cyclic collector is already paused where it costs (parsing a large file, compiling a context
-of :data:`~forgec.source.collector.LARGE_HISTORY` messages or more: :mod:`forgec.source.collector`),
+The cyclic collector is already paused where it costs (parsing a large file, compiling
+:data:`~forgec.source.collector.LARGE_COMPILE` messages and items or more: :mod:`forgec.source.collector`),
 so a batch adds no collector management of its own.
 """
 

@@ -34,7 +34,7 @@ from forgec.model.runtime import Runtime
 from forgec.model.variables import VariableStore
 from forgec.rules import loader as codes
 from forgec.source import MAX_FILE_BYTES, is_yaml_path, parse_source_text, read_file_bytes, read_source
-from forgec.source.read import LARGE_INPUT_CHARS
+from forgec.source.collector import LARGE_INPUT_CHARS
 
 __all__ = [
     "DEFAULTS",

@@ -9,10 +9,13 @@ loader or raw (the web-editor path), and every field is read with pi-forge's len
 
 from __future__ import annotations
 
+from collections import deque
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from itertools import count, repeat
+from operator import setitem
 from typing import TYPE_CHECKING, Any
 
-from forgec.compile.gcpause import gc_paused
 from forgec.compile.macros import expand_block
 from forgec.compile.passes import history as hist
 from forgec.compile.passes import regex as rx
@@ -20,8 +23,10 @@ from forgec.compile.passes.policy import selected_tools
 from forgec.compile.slots import render_slot
 from forgec.diagnostics import Diagnostic
 from forgec.js.values import UNDEFINED, js_trim, js_truthy
+from forgec.model.messages import roles_of
 from forgec.model.runtime import Runtime
 from forgec.model.variables import VariableStore
+from forgec.source.collector import LARGE_COMPILE, gc_paused
 
 if TYPE_CHECKING:
     from forgec.plugins import Registry
@@ -231,25 +236,26 @@ def _source(kind: str, item: dict[str, Any] | None, role: str, **extra: Any) -> 
 _IMPLICIT_HEAD: dict[str, Any] = {"kind": "implicit-history", "itemName": "Conversation history", "slot": CHAT_HISTORY}
 
 
-def _history_sources(head: dict[str, Any], history: list[Any]) -> list[dict[str, Any]]:
+def _history_sources(head: dict[str, Any], history: list[Any], roles: list[str] | None = None) -> list[dict[str, Any]]:
     """One source per history message: ``head``'s members, then ``historyIndex``, ``historyCount``, ``role``.
 
-    This runs once per message of the host's conversation (50,000 in the scale benchmark), so it
-    copies one template per message (a dict copy clones the key table) and stores the two members
-    that change; the role is read inline for the common message (a dict with a string role) and by
-    :func:`~forgec.model.messages.role_of` otherwise.
+    This runs once per message of the host's conversation (50,000 in the scale benchmark), so the
+    records are built by C loops, with no bytecode per message: one template copied per message (a
+    dict copy clones the key table), then the two members that change stored by ``map`` over
+    :func:`operator.setitem`.  ``roles``: the :func:`~forgec.model.messages.role_of` of each message
+    when the history pipeline read them already; else they are read in bulk by
+    :func:`~forgec.model.messages.roles_of`.
     """
     template = {**head, "historyIndex": 0, "historyCount": len(history), "role": ""}
-    copy = template.copy
-    role_of = hist.role_of
-    sources: list[dict[str, Any]] = []
-    append = sources.append
-    for position, message in enumerate(history, 1):
-        source = copy()
-        source["historyIndex"] = position
-        source["role"] = role if type(message) is dict and type(role := message.get("role")) is str else role_of(message)
-        append(source)
+    sources: list[dict[str, Any]] = list(map(dict.copy, repeat(template, len(history))))
+    _store_all(sources, "historyIndex", count(1))
+    _store_all(sources, "role", roles_of(history) if roles is None else roles)
     return sources
+
+
+def _store_all(records: list[dict[str, Any]], key: str, values: Iterable[Any]) -> None:
+    """``record[key] = value`` for each record and value in turn, in C (the deque keeps nothing)."""
+    deque(map(setitem, records, repeat(key), values), maxlen=0)
 
 
 def compile_messages(
@@ -292,13 +298,13 @@ def compile_messages(
                     )
                 )
                 continue
-            history = hist.chat_history_pipeline(original, item, diagnostics, pointer=("items", index))
-            history = rx.apply_to_messages(stack, history, "history", diagnostics, regex_budget)
+            kept, roles = hist.chat_history(original, item, diagnostics, pointer=("items", index))
+            history = rx.apply_to_messages(stack, kept, "history", diagnostics, regex_budget)
             # the members every history source shares, in _source's key order
             head = _source("chat-history", item, "", slot=item.get("slot"))
             del head["role"]
             out.extend(history)
-            sources.extend(_history_sources(head, history))
+            sources.extend(_history_sources(head, history, roles if history is kept else None))
             inserted = True
             continue
         role = item.get("role")
@@ -326,11 +332,11 @@ def compile_prompt(
 
     ``regex_budget``: one :class:`~forgec.compile.passes.regex.RegexBudget` for both stages (a fresh one
     when omitted), so the regex time of the whole compile is bounded.  A large compile (thousands
-    of messages or items) runs with the cyclic garbage collector paused (:mod:`forgec.compile.gcpause`).
+    of messages or items) runs with the cyclic garbage collector paused (:mod:`forgec.source.collector`).
     """
     if regex_budget is None:
         regex_budget = rx.RegexBudget()
-    with gc_paused(_size(stack, runtime)):
+    with gc_paused(_size(stack, runtime), LARGE_COMPILE):
         system = compile_system_prompt(stack, runtime, store, registry=registry, regex_budget=regex_budget)
         messages = compile_messages(stack, runtime, store, runtime.messages, registry=registry, regex_budget=regex_budget)
     return CompiledPrompt(system, messages, store)

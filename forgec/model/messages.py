@@ -8,6 +8,7 @@ way everywhere.
 
 from __future__ import annotations
 
+from itertools import repeat
 from typing import Any
 
 from forgec.js.values import js_len, js_string, js_trim
@@ -27,10 +28,14 @@ SUMMARY_ROLES = frozenset(("branchSummary", "compactionSummary"))
 
 
 def role_of(message: Any) -> str:
-    """``String(role)`` with a missing or ``null`` role read as ``""`` (filters, sources; §16.14)."""
+    """``String(role)`` with a missing or ``null`` role read as ``""`` (filters, sources; §16.14).
+
+    The role is the stored item (``dict.get``), as JavaScript reads the parsed object's property: a
+    dict subclass's own ``get`` is not consulted, so :func:`roles_of` can read every role in C.
+    """
     if not isinstance(message, dict):
         return ""
-    role = message.get("role")
+    role = dict.get(message, "role")
     if role is None:
         return ""
     if isinstance(role, str):
@@ -38,16 +43,25 @@ def role_of(message: Any) -> str:
     return js_string(role)
 
 
+#: what ``set(map(type, roles))`` is when every role read is a string (or there are none)
+_STRINGS_ONLY = frozenset((str,))
+
+
 def roles_of(messages: list[Any]) -> list[str]:
-    """:func:`role_of` of every message, the common message (a dict with a string role) read inline.
+    """:func:`role_of` of every message, read in C when every message is a dict with a string role.
 
     The chat-history filters and the source records read the role of every message of the host's
-    conversation (tens of thousands); a call per message was most of their time.
+    conversation (tens of thousands); a call, or even a loop iteration, per message was most of
+    their time.  ``map(dict.get, ...)`` raises :class:`TypeError` for a message that is no dict; a
+    role that is no string is converted by :func:`role_of`, message by message.
     """
-    return [
-        role if type(message) is dict and type(role := message.get("role")) is str else role_of(message)
-        for message in messages
-    ]
+    try:
+        roles: list[Any] = list(map(dict.get, messages, repeat("role")))
+    except TypeError:  # a message that is no dict
+        return [role_of(message) for message in messages]
+    if set(map(type, roles)) <= _STRINGS_ONLY:
+        return roles
+    return [role if type(role) is str else role_of(message) for message, role in zip(messages, roles, strict=True)]
 
 
 def raw_role(message: Any) -> Any:

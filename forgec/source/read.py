@@ -17,6 +17,7 @@ from stat import S_ISREG
 
 from forgec.diagnostics import Diagnostic
 from forgec.rules import loader as codes
+from forgec.source.collector import LARGE_INPUT_CHARS, gc_paused
 from forgec.source.document import SourceDocument
 from forgec.source.json import parse_json
 from forgec.source.overlay import overlaid
@@ -27,9 +28,6 @@ from forgec.source.overlay import overlaid
 MAX_FILE_BYTES = 64 * 1024 * 1024
 #: ruamel.yaml is pure Python (about 200 KB/s), so YAML input is capped lower.
 MAX_YAML_BYTES = 4 * 1024 * 1024
-#: JSON text from this many characters up is parsed with the cyclic collector paused
-#: (:mod:`forgec.source.collector`).
-LARGE_INPUT_CHARS = 1 << 20
 
 _YAML_SUFFIXES = (".yaml", ".yml")
 
@@ -196,9 +194,7 @@ def parse_source_text(text: str, path: str = "<memory>", fmt: str = "json") -> S
         if len(text) < LARGE_INPUT_CHARS:  # no context manager on the hot path of small files
             parse_json(doc)
         else:
-            from forgec.source.collector import gc_paused  # only for large input: not on the cold path
-
-            with gc_paused(len(text)):
+            with gc_paused(len(text), LARGE_INPUT_CHARS):
                 parse_json(doc)
         if not doc.parsed and text.startswith("\ufeff"):
             doc.diagnostics.append(

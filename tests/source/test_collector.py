@@ -1,23 +1,29 @@
-"""The cyclic collector is paused for large inputs only, and restored as it was."""
+"""The cyclic collector pause (forgec.source.collector): off inside a large input's block, left alone
+for small ones, and always put back as it was -- after an exception, when nested, across threads,
+when the host had disabled it."""
 
 from __future__ import annotations
 
 import gc
+import threading
+
+import pytest
 
 from forgec.source.collector import LARGE_INPUT_CHARS, gc_paused
 
+pytestmark = pytest.mark.usefixtures("gc_enabled")
+
 
 def test_small_inputs_leave_the_collector_alone() -> None:
-    assert gc.isenabled()
-    with gc_paused(LARGE_INPUT_CHARS - 1):
+    with gc_paused(LARGE_INPUT_CHARS - 1, LARGE_INPUT_CHARS):
         assert gc.isenabled()
     assert gc.isenabled()
 
 
 def test_large_inputs_pause_it_and_nested_pauses_restore_once() -> None:
-    with gc_paused(LARGE_INPUT_CHARS):
+    with gc_paused(LARGE_INPUT_CHARS, LARGE_INPUT_CHARS):
         assert not gc.isenabled()
-        with gc_paused(LARGE_INPUT_CHARS * 2):
+        with gc_paused(LARGE_INPUT_CHARS * 2, LARGE_INPUT_CHARS):
             assert not gc.isenabled()
         assert not gc.isenabled()  # the inner pause did not switch it back on
     assert gc.isenabled()
@@ -25,18 +31,33 @@ def test_large_inputs_pause_it_and_nested_pauses_restore_once() -> None:
 
 def test_a_host_that_runs_without_the_collector_keeps_it_off() -> None:
     gc.disable()
-    try:
-        with gc_paused(LARGE_INPUT_CHARS * 4):
-            pass
+    with gc_paused(LARGE_INPUT_CHARS * 4, LARGE_INPUT_CHARS):
         assert not gc.isenabled()
-    finally:
-        gc.enable()
+    assert not gc.isenabled()
 
 
 def test_it_is_restored_when_the_block_raises() -> None:
-    try:
-        with gc_paused(10, threshold=5):
-            raise ValueError("boom")
-    except ValueError:
-        pass
+    with pytest.raises(ZeroDivisionError), gc_paused(10, 5):
+        assert not gc.isenabled()
+        _ = 1 / 0
+    assert gc.isenabled()
+
+
+def test_overlapping_pauses_on_threads_restore_once_the_last_one_leaves() -> None:
+    entered = threading.Event()
+    leave = threading.Event()
+
+    def hold() -> None:
+        with gc_paused(10, 5):
+            entered.set()
+            leave.wait(5)
+
+    worker = threading.Thread(target=hold)
+    worker.start()
+    assert entered.wait(5)
+    with gc_paused(10, 5):
+        assert not gc.isenabled()
+    assert not gc.isenabled()  # the worker's pause is still running
+    leave.set()
+    worker.join(5)
     assert gc.isenabled()

@@ -8,7 +8,7 @@ then as a shallow copy with ``content`` replaced in place, so the key order stay
 
 from __future__ import annotations
 
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 from itertools import accumulate, repeat
 from typing import Any
@@ -28,6 +28,7 @@ from forgec.model.messages import (
 from forgec.rules import compile as codes
 
 __all__ = [
+    "chat_history",
     "chat_history_pipeline",
     "content_text",
     "latest_user_text",
@@ -73,12 +74,24 @@ def chat_history_pipeline(
     ``messages`` is the host's original list (never modified); ``pointer`` locates the slot item in
     the stack document so findings about its options can be positioned.
     """
+    return chat_history(messages, item, diagnostics, pointer=pointer)[0]
+
+
+def chat_history(
+    messages: list[Any],
+    item: dict[str, Any],
+    diagnostics: list[Diagnostic],
+    *,
+    pointer: tuple[str | int, ...] | None = None,
+) -> tuple[list[Any], list[str] | None]:
+    """:func:`chat_history_pipeline`, and the :func:`role_of` of each message it returns when a walk of
+    the pipeline read them anyway (else ``None``): the source records need them, and reading 50,000
+    roles again costs a visit to every message."""
     raw_options = item.get("options")
     opts: dict[str, Any] = raw_options if isinstance(raw_options, dict) else {}
     item_id = item.get("id")
     opt_pointer = (*pointer, "options") if pointer is not None else None
     result = list(messages)
-    repair = False
 
     if opts.get("includeLastUserMessage") is False:
         for index in range(len(result) - 1, -1, -1):
@@ -86,88 +99,52 @@ def chat_history_pipeline(
                 del result[index]
                 break
 
-    # the roles of ``result`` as a set while it is the list they were read from: both role filters
-    # test every message and usually keep them all, which a set test tells without a list built
-    role_set: set[str] | None = None
-    if opts.get("includeSummaries") is False:
-        before = len(result)
-        role_set = _role_set(result)
-        if role_set is None or not role_set.isdisjoint(_SUMMARY_ROLES):
-            result = [m for m, role in zip(result, roles_of(result), strict=True) if role not in _SUMMARY_ROLES]
-            role_set = None
-        if len(result) != before:
-            _info(
-                diagnostics,
-                codes.HISTORY_SUMMARY_FILTER,
-                f"Filtered {before - len(result)} chat-history message(s) by summary.",
-                item_id,
-                opt_pointer,
-            )
-
     roles = opts.get("roles")
-    if isinstance(roles, list) and roles and all(isinstance(r, str) for r in roles):
-        wanted = set(roles)
-        before = len(result)
-        if role_set is None:
-            role_set = _role_set(result)
-        if role_set is None or not role_set <= wanted:
-            result = [m for m, role in zip(result, roles_of(result), strict=True) if role in wanted]
-        if len(result) != before:
-            _info(
-                diagnostics,
-                codes.HISTORY_ROLE_FILTER,
-                f"Filtered {before - len(result)} chat-history message(s) by role.",
-                item_id,
-                opt_pointer,
-            )
-        repair = True
-
-    drop_tools = False
-    if "toolMode" in opts:
-        tool_mode = opts["toolMode"]
-        if tool_mode == "drop" and isinstance(tool_mode, str):
-            drop_tools = True
-            result = _drop_tools(result, diagnostics, item_id, opt_pointer)
-        elif not (tool_mode == "keep" and isinstance(tool_mode, str)):
-            diagnostics.append(
-                Diagnostic(
-                    "warning",
-                    f"Unsupported chat-history toolMode: {js_string(tool_mode)}.",
-                    codes.HISTORY_TOOL_MODE,
-                    item_id=item_id,
-                    pointer=(*opt_pointer, "toolMode") if opt_pointer else None,
-                )
-            )
-
-    # One walk does the thinking strip and, on its output, what the later stages read of every
-    # message: its maxChars size, and (when the tool-pair repair is already due) its tool ids.
+    wanted = set(roles) if isinstance(roles, list) and roles and all(isinstance(r, str) for r in roles) else None
+    no_summaries = opts.get("includeSummaries") is False
+    repair = wanted is not None
+    drop_tools, tool_mode_warning = _tool_mode(opts, item_id, opt_pointer)
     strip = opts.get("stripAssistantThinking") is True
     max_messages = _positive_int(opts.get("maxMessages"))
     max_chars = _positive_int(opts.get("maxChars"))
-    if max_messages is not None and not strip and len(result) > max_messages:
-        # nothing before maxMessages can drop a message now: trimming before the walk is exact and
-        # spares it the messages it would cut
-        result = _trim_to(result, max_messages, diagnostics, item_id, opt_pointer)
-        repair = True
-    # the ids are collected in the same walk only when the list it returns is likely the one the
-    # repair reads: a list still longer than maxMessages will be trimmed (the strip only ever
-    # drops), and the repair then reads the kept messages alone
-    collect = repair and not drop_tools and (max_messages is None or len(result) <= max_messages)
-    sizes: list[int] | None = None
-    pairs: _PairIds | None = None
-    if strip or max_chars is not None or collect:
-        result, sizes, pairs = _scan(
-            result, strip, max_chars is not None, collect, diagnostics, item_id, opt_pointer
-        )
+    collect = repair and not drop_tools
+    # The role filters run inside the walk below when nothing between them and it needs their
+    # output first (dropping tool history does; so does trimming to maxMessages before the walk).
+    fused = not drop_tools and (strip or max_chars is not None or collect) and (strip or max_messages is None)
+    if not fused:
+        result = _filter_roles(result, no_summaries, wanted, diagnostics, item_id, opt_pointer)
+        if tool_mode_warning is not None:
+            diagnostics.append(tool_mode_warning)
+        if drop_tools:
+            result = _drop_tools(result, diagnostics, item_id, opt_pointer)
+        if max_messages is not None and not strip and len(result) > max_messages:
+            # nothing before maxMessages can drop a message now: trimming before the walk is exact
+            # and spares it the messages it would cut
+            result = _trim_to(result, max_messages, diagnostics, item_id, opt_pointer)
+            repair = True
+            collect = not drop_tools
+
+    walk: _Walk | None = None
+    if fused or strip or max_chars is not None or collect:
+        # the ids are collected in the walk unless maxMessages will cut most of what it returns
+        # (the strip only ever drops): the repair then reads the kept messages alone
+        collect = collect and (max_messages is None or 2 * max_messages >= len(result))
+        walk = _scan(result, strip, max_chars is not None, collect, (no_summaries, wanted) if fused else None)
+        if fused:
+            _report_filtered(diagnostics, walk.summaries, walk.unwanted, wanted is not None, item_id, opt_pointer)
+            if tool_mode_warning is not None:
+                diagnostics.append(tool_mode_warning)
+        _report_strip(walk, diagnostics, item_id, opt_pointer)
+        result = walk.messages
     scanned = len(result)
 
     if max_messages is not None and len(result) > max_messages:
         result = _trim_to(result, max_messages, diagnostics, item_id, opt_pointer)
         repair = True
 
-    if max_chars is not None and result and sizes is not None:
+    if max_chars is not None and result and walk is not None and walk.sizes is not None:
         before = len(result)
-        kept = _kept_within(sizes, before, max_chars)
+        kept = _kept_within(walk.sizes, before, max_chars)
         if kept < before:
             result = result[before - kept :]
             _info(
@@ -179,11 +156,88 @@ def chat_history_pipeline(
             )
             repair = True
 
-    if len(result) != scanned:  # the ids collected were the untrimmed list's
-        pairs = None
+    first = scanned - len(result)  # maxMessages and maxChars keep the newest: result is walked[first:]
+    kept_roles = walk.roles[first:] if walk is not None and walk.roles is not None else None
     if repair and not drop_tools:
-        result = _repair_tool_pairs(result, diagnostics, item_id, opt_pointer, pairs)
+        repaired = _repair_tool_pairs(
+            result, diagnostics, item_id, opt_pointer, walk.pairs if walk is not None else None, first
+        )
+        if repaired is not result:
+            result, kept_roles = repaired, None
+    return result, kept_roles
+
+
+def _tool_mode(opts: dict[str, Any], item_id: Any, pointer: Any) -> tuple[bool, Diagnostic | None]:
+    """``toolMode``: whether it is ``"drop"``, and the warning an unsupported value gets (emitted by
+    the caller, after the role filters' findings)."""
+    if "toolMode" not in opts:
+        return False, None
+    tool_mode = opts["toolMode"]
+    if tool_mode == "drop" and isinstance(tool_mode, str):
+        return True, None
+    if tool_mode == "keep" and isinstance(tool_mode, str):
+        return False, None
+    warning = Diagnostic(
+        "warning",
+        f"Unsupported chat-history toolMode: {js_string(tool_mode)}.",
+        codes.HISTORY_TOOL_MODE,
+        item_id=item_id,
+        pointer=(*pointer, "toolMode") if pointer else None,
+    )
+    return False, warning
+
+
+def _filter_roles(
+    result: list[Any],
+    no_summaries: bool,
+    wanted: set[str] | None,
+    diagnostics: list[Diagnostic],
+    item_id: Any,
+    pointer: Any,
+) -> list[Any]:
+    """``includeSummaries: false`` then ``roles``, as a pass of their own (when no walk does them)."""
+    # the roles of ``result`` as a set while it is the list they were read from: both role filters
+    # test every message and usually keep them all, which a set test tells without a list built
+    role_set: set[str] | None = None
+    summaries = unwanted = 0
+    if no_summaries:
+        before = len(result)
+        role_set = _role_set(result)
+        if role_set is None or not role_set.isdisjoint(_SUMMARY_ROLES):
+            result = [m for m, role in zip(result, roles_of(result), strict=True) if role not in _SUMMARY_ROLES]
+            role_set = None
+        summaries = before - len(result)
+    if wanted is not None:
+        before = len(result)
+        if role_set is None:
+            role_set = _role_set(result)
+        if role_set is None or not role_set <= wanted:
+            result = [m for m, role in zip(result, roles_of(result), strict=True) if role in wanted]
+        unwanted = before - len(result)
+    _report_filtered(diagnostics, summaries, unwanted, wanted is not None, item_id, pointer)
     return result
+
+
+def _report_filtered(
+    diagnostics: list[Diagnostic], summaries: int, unwanted: int, by_role: bool, item_id: Any, pointer: Any
+) -> None:
+    """The role filters' findings: messages dropped as summaries, then by ``roles``."""
+    if summaries:
+        _info(
+            diagnostics,
+            codes.HISTORY_SUMMARY_FILTER,
+            f"Filtered {summaries} chat-history message(s) by summary.",
+            item_id,
+            pointer,
+        )
+    if by_role and unwanted:
+        _info(
+            diagnostics,
+            codes.HISTORY_ROLE_FILTER,
+            f"Filtered {unwanted} chat-history message(s) by role.",
+            item_id,
+            pointer,
+        )
 
 
 def _trim_to(
@@ -216,23 +270,69 @@ def _kept_within(sizes: list[int], count: int, max_chars: int) -> int:
 class _PairIds:
     """What §8.6's repair reads of a list of messages: every id a content part carries, every tool
     result's id, and the ids its second walk would test (each tool-call part's outside a tool result,
-    each tool result's), so that a list where none dangles is recognised without that walk."""
+    each tool result's), so that a list where none dangles is recognised without that walk.
 
-    __slots__ = ("call_ids", "result_ids", "tested_calls", "tested_results")
+    Each id is kept with the position of the last message that carries it, and each tested id with
+    its message's position, so the same record answers for any newest part of the list (what
+    maxMessages and maxChars keep) without a walk of its own.
+    """
+
+    __slots__ = ("call_ids", "call_positions", "result_ids", "result_positions", "tested_calls", "tested_results")
 
     def __init__(self) -> None:
-        self.call_ids: set[str] = set()
-        self.result_ids: set[str] = set()
+        self.call_ids: dict[str, int] = {}
+        self.result_ids: dict[str, int] = {}
         self.tested_calls: list[str | None] = []
+        self.call_positions: list[int] = []
         self.tested_results: list[str | None] = []
+        self.result_positions: list[int] = []
 
-    def dangling(self) -> bool:
+    def dangling(self, first: int) -> bool:
+        """Whether, among the messages from position ``first`` on, a tool result has no call or a
+        tool call no result."""
         call_ids = self.call_ids
-        result_ids = self.result_ids
-        for result_id in self.tested_results:
-            if result_id is None or result_id not in call_ids:
+        for result_id in self.tested_results[bisect_left(self.result_positions, first) :]:
+            if result_id is None or call_ids.get(result_id, -1) < first:
                 return True
-        return any(part_id not in result_ids for part_id in self.tested_calls)
+        result_ids = self.result_ids
+        tested = self.tested_calls[bisect_left(self.call_positions, first) :]
+        return any(part_id is None or result_ids.get(part_id, -1) < first for part_id in tested)
+
+    def ids(self, first: int) -> tuple[set[str], set[str]]:
+        """The call ids and the result ids of the messages from position ``first`` on."""
+        calls = {key for key, last in self.call_ids.items() if last >= first}
+        results = {key for key, last in self.result_ids.items() if last >= first}
+        return calls, results
+
+
+class _Walk:
+    """What :func:`_scan` returns: the messages it kept, and what it read of them on the way."""
+
+    __slots__ = ("blocks", "changed", "dropped", "messages", "pairs", "roles", "sizes", "summaries", "unwanted")
+
+    def __init__(self, messages: list[Any], roles: list[str] | None, sizes: list[int] | None, pairs: _PairIds | None) -> None:
+        self.messages = messages
+        self.roles = roles
+        self.sizes = sizes
+        self.pairs = pairs
+        self.summaries = self.unwanted = 0  # dropped by the role filters
+        self.blocks = self.changed = self.dropped = 0  # the thinking strip's counts
+
+
+def _report_strip(walk: _Walk, diagnostics: list[Diagnostic], item_id: Any, pointer: Any) -> None:
+    if walk.changed:
+        tail = f" and dropped {walk.dropped} empty assistant message(s)." if walk.dropped else "."
+        _info(
+            diagnostics,
+            codes.HISTORY_THINKING_STRIP,
+            f"Stripped {walk.blocks} assistant thinking block(s) from {walk.changed} chat-history message(s){tail}",
+            item_id,
+            pointer,
+        )
+
+
+#: the roles whose preview adds text to the content's (§8.9): :func:`_scan` measures them whole
+_MEASURED_WHOLE = _SUMMARY_ROLES | {"bashExecution"}
 
 
 def _scan(
@@ -240,33 +340,51 @@ def _scan(
     strip: bool,
     measure: bool,
     collect: bool,
-    diagnostics: list[Diagnostic],
-    item_id: Any,
-    pointer: Any,
-) -> tuple[list[Any], list[int] | None, _PairIds | None]:
-    """§8.4's thinking strip (when ``strip``; an assistant message without a thinking part is kept
-    without building anything), and of each message it keeps: its ``maxChars`` size
+    role_filters: tuple[bool, set[str] | None] | None = None,
+) -> _Walk:
+    """One walk over the messages that does, message by message: the role filters (when
+    ``role_filters``: ``(includeSummaries is false, the roles wanted or None)``), §8.4's thinking
+    strip (when ``strip``; an assistant message without a thinking part is kept without building
+    anything), and of each message it keeps: its :func:`role_of`, its ``maxChars`` size
     (``js_len(preview_text(m))``, when ``measure``) and its tool ids (when ``collect``).
 
-    The later stages each read every message of the host's conversation; one walk that reads each
-    message and part once replaces three.  The size is summed part by part for the parts whose
+    The stages each read every message of the host's conversation, and at tens of thousands of
+    messages a visit to a message costs more than the work done there: one walk that reads each
+    message and part once replaces five.  The size is summed part by part for the parts whose
     rendering is known here (UTF-16 lengths add up over a concatenation, plus one per ``\n``
     between non-empty parts); any other message is measured by :func:`preview_len` itself.
     """
     out: list[Any] = []
     append = out.append
-    sizes: list[int] | None = [] if measure else None
-    pairs = _PairIds() if collect else None
-    call_ids = pairs.call_ids if pairs is not None else set()
-    tested_calls = pairs.tested_calls if pairs is not None else []
-    blocks = changed = dropped = 0
+    roles: list[str] = []
+    keep_role = roles.append
+    sizes: list[int] = []
+    add_size = sizes.append
+    pairs = _PairIds()
+    call_ids, result_ids = pairs.call_ids, pairs.result_ids
+    tested_calls, tested_results = pairs.tested_calls, pairs.tested_results
+    call_positions, result_positions = pairs.call_positions, pairs.result_positions
+    detail = measure or collect
+    no_summaries, wanted = role_filters if role_filters is not None else (False, None)
+    summaries = unwanted = blocks = changed = dropped = 0
     for message in messages:
         if not isinstance(message, dict):
+            if wanted is not None and "" not in wanted:  # role_of(message) is ""
+                unwanted += 1
+                continue
             append(message)
-            if sizes is not None:
-                sizes.append(0)
+            keep_role("")
+            if measure:
+                add_size(0)
             continue
         role = message.get("role")
+        name = role if type(role) is str else role_of(message)
+        if no_summaries and name in _SUMMARY_ROLES:
+            summaries += 1
+            continue
+        if wanted is not None and name not in wanted:
+            unwanted += 1
+            continue
         content = message.get("content")
         if strip and role == "assistant" and isinstance(content, list):
             for p in content:
@@ -284,12 +402,12 @@ def _scan(
             if message is None:
                 continue
         append(message)
-        if sizes is None and pairs is None:
+        keep_role(name)
+        if not detail:
             continue
-        if type(role) is not str:
-            role = role_of(message)
+        position = len(out) - 1
         size = 0
-        fast = sizes is not None and role != "bashExecution" and role not in _SUMMARY_ROLES
+        fast = measure and name not in _MEASURED_WHOLE
         if isinstance(content, list):
             count = 0
             for part in content:
@@ -298,15 +416,16 @@ def _scan(
                 kind = part.get("type")
                 if collect:
                     # most parts (text, thinking) carry no id key at all: three key tests, no call;
-                    # a tool call's first key is usually a non-empty string ``id``
-                    if type(part_id := part.get("id")) is not str or not part_id:
-                        part_id = (
-                            _first_id(part, _PART_ID_KEYS) if "toolCallId" in part or "callId" in part else None
-                        )
-                    if part_id is not None:
-                        call_ids.add(part_id)
-                    if kind == "toolCall" and role != "toolResult":
+                    # a tool call's ``id`` is usually a non-empty string
+                    part_id = None
+                    if "id" in part or "toolCallId" in part or "callId" in part:
+                        if type(part_id := part.get("id")) is not str or not part_id:
+                            part_id = _first_id(part, _PART_ID_KEYS)
+                        if part_id is not None:
+                            call_ids[part_id] = position
+                    if kind == "toolCall" and name != "toolResult":
                         tested_calls.append(part_id)
+                        call_positions.append(position)
                 if not fast:
                     continue
                 if kind == "text":
@@ -315,11 +434,11 @@ def _scan(
                         continue
                     size += len(text) if text.isascii() else js_len(text)
                 elif kind == "toolCall":
-                    name = part.get("name")
-                    if type(name) is not str:
+                    tool = part.get("name")
+                    if type(tool) is not str:
                         fast = False
                         continue
-                    size += 12 + (len(name) if name.isascii() else js_len(name))  # "[toolCall: " name "]"
+                    size += 12 + (len(tool) if tool.isascii() else js_len(tool))  # "[toolCall: " name "]"
                 elif kind == "thinking":
                     text = part.get("thinking")
                     if not isinstance(text, str):
@@ -334,23 +453,19 @@ def _scan(
                 size += count - 1
         else:
             fast = False
-        if sizes is not None:
-            sizes.append(size if fast else preview_len(message))
-        if pairs is not None and role == "toolResult":
-            result_id = _first_id(message, _RESULT_ID_KEYS)
-            pairs.tested_results.append(result_id)
+        if measure:
+            add_size(size if fast else preview_len(message))
+        if collect and name == "toolResult":
+            if type(result_id := message.get("toolCallId")) is not str or not result_id:
+                result_id = _first_id(message, _RESULT_ID_KEYS)
+            tested_results.append(result_id)
+            result_positions.append(position)
             if result_id is not None:
-                pairs.result_ids.add(result_id)
-    if changed:
-        tail = f" and dropped {dropped} empty assistant message(s)." if dropped else "."
-        _info(
-            diagnostics,
-            codes.HISTORY_THINKING_STRIP,
-            f"Stripped {blocks} assistant thinking block(s) from {changed} chat-history message(s){tail}",
-            item_id,
-            pointer,
-        )
-    return out, sizes, pairs
+                result_ids[result_id] = position
+    walk = _Walk(out, roles, sizes if measure else None, pairs if collect else None)
+    walk.summaries, walk.unwanted = summaries, unwanted
+    walk.blocks, walk.changed, walk.dropped = blocks, changed, dropped
+    return walk
 
 
 def _strip_tool_calls(
@@ -433,20 +548,20 @@ def _repair_tool_pairs(
     item_id: Any,
     pointer: Any,
     pairs: _PairIds | None = None,
+    first: int = 0,
 ) -> list[Any]:
     """§8.6: drop tool calls without a result and results without a call.
 
-    ``pairs``: the ids of ``messages`` when a walk already collected them (:func:`_scan`).  When none
-    dangles -- the usual, well-paired history -- the messages are returned as they are and the
-    dropping walk never runs.
+    ``pairs``: the ids of a walked list whose messages from position ``first`` on are ``messages``,
+    when a walk already collected them (:func:`_scan`).  When none dangles -- the usual, well-paired
+    history -- the messages are returned as they are and the dropping walk never runs.
     """
     if pairs is None:
-        pairs = _scan(messages, False, False, True, diagnostics, item_id, pointer)[2]
+        pairs, first = _scan(messages, False, False, True).pairs, 0
         assert pairs is not None
-    if not pairs.dangling():
+    if not pairs.dangling(first):
         return messages
-    call_ids = pairs.call_ids
-    result_ids = pairs.result_ids
+    call_ids, result_ids = pairs.ids(first)
 
     def keep_result(message: dict[str, Any]) -> bool:
         result_id = _first_id(message, _RESULT_ID_KEYS)
