@@ -66,7 +66,7 @@ COMPILED_MODULES: tuple[str, ...] = (
     "compile/slots/skills.py",
     "compile/slots/tools.py",
     "compile/slots/variables.py",
-    "diagnostics/__init__.py",
+    "diagnostics/core.py",
     "fingerprint.py",
     "js/json.py",
     "js/regex/pattern.py",
