@@ -8,7 +8,7 @@ validate`` of a clean file answered from the cache never makes a diagnostic.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from forgec.diagnostics import Level, Pointer
 
