@@ -100,7 +100,7 @@ def _pattern_behind_flags(rule: Any, index: int) -> Diagnostic | None:
 
 
 def _slot_options() -> dict[str, tuple[str, ...]]:
-    from forgec.compile.slots.schemas import SLOT_OPTION_SCHEMAS
+    from forgec.model.slot_schemas import SLOT_OPTION_SCHEMAS
 
     known = {name: tuple(schema) for name, schema in SLOT_OPTION_SCHEMAS.items()}
     known["chat-history"] = CHAT_HISTORY_OPTIONS
