@@ -105,7 +105,7 @@ def _statistics(report: LintReport, fmt: str) -> str:
 def _fix_or_diff(args: ValidateRun, report: LintReport) -> int | None:
     """``--fix`` writes the repairs (then the run reports what is left); ``--diff`` prints them and
     ends the run (exit 1 when there is something to fix).  ``None``: go on and report."""
-    from forgec.lint.fixes import fix_report
+    from forgec.lint.repair import fix_report
 
     stdin_names = (args.stdin_filename,) if args.stdin_filename else ()
     fixes = fix_report(report, write=args.fix and not args.diff, stdin_names=stdin_names)

@@ -4,8 +4,9 @@ Not a timing test: it checks *which* modules a fresh interpreter has loaded afte
 with macros, an unknown macro (which triggers the untrusted-plugin note) and regex rules.  lark,
 ``regex``, ``importlib.metadata`` and the jsregex matcher each cost tens of milliseconds and are not
 needed to lint such a stack.  A clean stack needs less still: answered from the cache, no diagnostic
-record, rule catalog, loader or suppression parser; checked afresh, no slot renderer, ``difflib`` or
-``unicodedata`` (the cold-start budget of issue 14 is counted in milliseconds, each of these ~1-3).
+record, rule catalog, loader or suppression parser; checked afresh, no slot renderer, fix
+applier, ``difflib`` or ``unicodedata`` (issue 14's cold-start budget is counted in milliseconds,
+and each of these costs ~1-3).
 """
 
 from __future__ import annotations
@@ -93,7 +94,8 @@ print(json.dumps(sorted(m for m in sys.modules if m.startswith(tuple(sys.argv[1]
 _CACHED_UNUSED = ("forgec.diagnostics.core", "forgec.rules", "forgec.lint.suppressions", "forgec.js", "forgec.codecs",
                   "forgec.source", "forgec.compile", "difflib", "unicodedata", "json.tool")  # fmt: skip
 #: what checking a clean stack afresh never needs
-_FRESH_UNUSED = ("forgec.compile.slots", "forgec.js.collation", "forgec.lint.suppressions", "difflib", "unicodedata")
+_FRESH_UNUSED = ("forgec.compile.slots", "forgec.js.collation", "forgec.lint.suppressions", "forgec.lint.repair", "difflib",
+                 "unicodedata")
 
 
 def test_a_clean_stack_loads_only_what_it_uses(tmp_path: Path) -> None:
