@@ -23,15 +23,14 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Container, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from functools import cache
+from typing import TYPE_CHECKING, Any
 
-from forgec.diagnostics import Diagnostic
 from forgec.errors import ForgecError
 from forgec.model import BUILTIN_MACRO_NAMES, BUILTIN_SLOT_NAMES
-from forgec.rules import loader as loader_codes
-from forgec.rules import macros as macro_codes
-from forgec.rules.plugins import PLUGIN_LOAD_FAILED, PLUGIN_NOT_INSTALLED, PLUGIN_NOT_TRUSTED
-from forgec.rules.slots import UNSUPPORTED_SLOT
+
+if TYPE_CHECKING:
+    from forgec.diagnostics import Diagnostic
 
 __all__ = [
     "ENTRY_POINT_GROUP",
@@ -180,6 +179,9 @@ def load_plugins(
     fails to import or register is reported (FG950, error) and the rest still load; a ``trusted``
     name no entry point has is reported (FG952, warning).  Never raises.
     """
+    from forgec.diagnostics import Diagnostic
+    from forgec.rules.plugins import PLUGIN_LOAD_FAILED, PLUGIN_NOT_INSTALLED, PLUGIN_NOT_TRUSTED
+
     sink = diagnostics if diagnostics is not None else []
     wanted = list(dict.fromkeys(trusted))
     allowed = set(wanted)
@@ -226,17 +228,22 @@ def load_plugins(
 # --- one run's plugin setup --------------------------------------------------------------------------
 
 
-#: what a missing plugin leaves behind: a slot the loader (FG136) or the compile (FG301) does not
-#: know, a macro nothing resolves (FG202), and the macro lint's unknown macros (FG210, FG214)
-_NEEDS_PLUGIN = frozenset(
-    {loader_codes.SLOT_NOT_REGISTERED, UNSUPPORTED_SLOT.code, macro_codes.UNRESOLVED_MACRO,
-     macro_codes.UNKNOWN_MACRO, macro_codes.MISSING_MACRO_PLUGIN}
-)  # fmt: skip
+@cache
+def _needs_plugin_codes() -> frozenset[str]:
+    """What a missing plugin leaves behind: a slot the loader (FG136) or the compile (FG301) does not
+    know, a macro nothing resolves (FG202), and the macro lint's unknown macros (FG210, FG214).
+    Read from the rule catalogs on first use: a run without findings never imports them."""
+    from forgec.rules import loader as loader_codes
+    from forgec.rules import macros as macro_codes
+    from forgec.rules.slots import UNSUPPORTED_SLOT
+
+    return frozenset({loader_codes.SLOT_NOT_REGISTERED, UNSUPPORTED_SLOT.code, macro_codes.UNRESOLVED_MACRO,
+                      macro_codes.UNKNOWN_MACRO, macro_codes.MISSING_MACRO_PLUGIN})  # fmt: skip
 
 
 def needs_plugin(diagnostics: Iterable[Diagnostic]) -> bool:
     """Whether any of ``diagnostics`` is what an untrusted or missing plugin would leave behind."""
-    return any(d.code in _NEEDS_PLUGIN for d in diagnostics)
+    return any(d.code in _needs_plugin_codes() for d in diagnostics)
 
 
 @dataclass(slots=True)

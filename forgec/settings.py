@@ -36,7 +36,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from forgec.diagnostics import LEVELS
 from forgec.errors import SettingsError
 
 __all__ = [
@@ -174,6 +173,8 @@ def parse_table(table: dict[str, Any], path: Path | None = None) -> Settings:
     strict = table.get("strict", False)
     if not isinstance(strict, bool):
         raise SettingsError(f"{where}: strict must be true or false")
+    from forgec.diagnostics import LEVELS  # here: a run without [tool.forgec] never needs the module
+
     severity_raw = table.get("severity", {})
     if not isinstance(severity_raw, dict):
         raise SettingsError(f"{where}: severity must be a table like {{ FG135 = \"warning\" }}")

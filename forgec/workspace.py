@@ -39,8 +39,6 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from forgec.js.values import utf16_key
-
 __all__ = [
     "GLOBAL_CONFIG_VARIABLE",
     "GLOBAL_DIR_VARIABLE",
@@ -246,6 +244,8 @@ def _sorted_names(directory: str | os.PathLike[str]) -> tuple[str, ...] | None:
     known = _LISTINGS.get(key)
     if known is not None and known[0] == signature:
         return known[1]
+    from forgec.js.values import utf16_key  # here, not at the top: a cold single-file run lists no folder
+
     try:
         names = tuple(sorted(os.listdir(key), key=utf16_key))
     except OSError:
@@ -264,6 +264,8 @@ def list_folder_files(folder: str | os.PathLike[str], suffixes: tuple[str, ...] 
     :func:`list_resource_files`, sub-folders are left out.  Raises ``OSError`` when the folder
     cannot be listed.
     """
+    from forgec.js.values import utf16_key
+
     names = [entry.name for entry in os.scandir(folder) if entry.name.endswith(suffixes) and entry.is_file()]
     names.sort(key=utf16_key)
     return [Path(folder) / name for name in names]

@@ -6,12 +6,18 @@ plus what forgec adds: a stable rule ``code`` (``FG`` + number, grouped by pipel
 attach a *pointer* (the path of keys and indexes to the offending value in the source document,
 optionally with a character offset inside a string value) and :mod:`forgec.source` resolves it once,
 centrally, when a front end needs positions.
+
+The records themselves live in :mod:`forgec.diagnostics.core` and are loaded on first use (PEP 562,
+as the ``forgec`` package face loads its API): :mod:`forgec.diagnostics.findings` and the cache of
+``forgec validate`` import this package on every run, and a clean file needs no diagnostic.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:
+    from forgec.diagnostics.core import Diagnostic, Fix, Span
 
 Level = Literal["error", "warning", "info"]
 Pointer = tuple[str | int, ...]
@@ -19,80 +25,10 @@ Pointer = tuple[str | int, ...]
 LEVELS: tuple[Level, ...] = ("error", "warning", "info")
 _RANK = {"info": 0, "warning": 1, "error": 2}
 
+__all__ = ["LEVELS", "Diagnostic", "Fix", "Level", "Pointer", "Span", "level_rank", "to_pi_list"]
 
-@dataclass(frozen=True, slots=True)
-class Span:
-    """A region of a source file; lines and columns are 1-based, columns count characters."""
-
-    path: str
-    line: int
-    column: int
-    end_line: int
-    end_column: int
-
-
-@dataclass(frozen=True, slots=True)
-class Fix:
-    """The one safe repair of a finding: the key at the finding's pointer renamed to
-    ``replacement`` (``target="key"``), or the string value there replaced by it (``"value"``).
-
-    Only mistakes with exactly one plausible repair get one (a key typo with a single close
-    candidate, a role or slot in the wrong case, a repeated regex flag); ``forgec validate --fix``
-    applies them as minimal text edits, so comments and formatting stay as they were.
-    """
-
-    target: Literal["key", "value"]
-    replacement: str
-
-
-@dataclass(frozen=True, slots=True)
-class Diagnostic:
-    """A finding.  ``level``/``message``/``item_id`` are pi-forge's exact values where pi-forge has one.
-
-    Immutable: a stage that learns more about a finding (its position) makes a new one
-    (:func:`dataclasses.replace`), so a diagnostic held by a loaded stack never changes under it.
-    """
-
-    level: Level
-    message: str
-    code: str
-    #: the item's id as the stack holds it: a string once normalised, but the compile functions also
-    #: take raw stacks through the Python API, where it can be any JSON value (reported as is)
-    item_id: Any = None
-    #: path to the value the finding is about, in the document it was read from
-    pointer: Pointer | None = None
-    #: character offset (and length) inside the string value at ``pointer`` (macro findings)
-    offset: int | None = None
-    length: int | None = None
-    #: resolved location (see :func:`forgec.source.resolve_spans`)
-    span: Span | None = None
-    #: forgec-only findings never appear in pi-forge-compatible output
-    extra: bool = field(default=False)
-    #: pi-forge's ``field`` of an agent-profile or forge-config diagnostic (``model.provider``)
-    field: str | None = None
-    #: the finding is about the member's *key* (an unknown or misspelt field), not its value
-    at_key: bool = False
-    #: the safe repair, when there is exactly one (see :class:`Fix`)
-    fix: Fix | None = None
-    #: ``(code, pointer)`` of the finding that caused this one (``role: System`` makes the block
-    #: role-less, so "block ignored" is caused by "invalid role"): human output folds it under it
-    caused_by: tuple[str, Pointer | None] | None = None
-
-    @property
-    def name(self) -> str:
-        from forgec.rules import rule_for
-
-        return rule_for(self.code).name
-
-    def to_pi(self) -> dict[str, Any]:
-        """The diagnostic as pi-forge prints it: ``{level, message, itemId?}`` for a stack,
-        ``{level, message, field?}`` for a profile or a config file."""
-        out: dict[str, Any] = {"level": self.level, "message": self.message}
-        if self.item_id is not None:
-            out["itemId"] = self.item_id
-        if self.field is not None:
-            out["field"] = self.field
-        return out
+#: the names :func:`__getattr__` loads from :mod:`forgec.diagnostics.core`
+_RECORDS = ("Diagnostic", "Fix", "Span")
 
 
 def level_rank(level: str) -> int:
@@ -103,3 +39,14 @@ def level_rank(level: str) -> int:
 def to_pi_list(diagnostics: list[Diagnostic]) -> list[dict[str, Any]]:
     """pi-forge's view of a list: forgec-only findings left out, order kept."""
     return [d.to_pi() for d in diagnostics if not d.extra]
+
+
+def __getattr__(name: str) -> Any:
+    """``Diagnostic``, ``Fix`` and ``Span``, imported from :mod:`forgec.diagnostics.core` when first asked for."""
+    if name not in _RECORDS:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from forgec.diagnostics import core
+
+    value = getattr(core, name)
+    globals()[name] = value
+    return value

@@ -20,11 +20,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from forgec.diagnostics import Diagnostic
 from forgec.diagnostics.findings import FileResult, Finding, LintReport, ReportedFile
 from forgec.settings import RuleSelection
 from forgec.workspace import (
@@ -38,8 +36,10 @@ from forgec.workspace import (
 
 if TYPE_CHECKING:
     from forgec.codecs.stack import LoadedStack
+    from forgec.diagnostics import Diagnostic
     from forgec.environment import Environment
     from forgec.lint.result_cache import ResultCache
+    from forgec.lint.suppressions import Suppression
     from forgec.plugins import Registry
     from forgec.source import SourceDocument
 
@@ -312,10 +312,10 @@ def lint_targets(
     return _once_each(results, from_stdin)
 
 
-@dataclass(slots=True)
-class _GroupState:
+class _GroupState(NamedTuple):
     """A folder group as the cache sees it in one run: its listing, each file's duplicate-id names
-    (None: its id is its own), the listing by resolved path, and the files loaded so far."""
+    (None: its id is its own), the listing by resolved path, and the files loaded so far (a named
+    tuple: defining a dataclass costs every cold start its generated methods' compile)."""
 
     listing: list[Path]
     names: dict[Path, str | None]
@@ -354,12 +354,10 @@ def _once_each(results: list[FileResult], from_stdin: set[int]) -> list[FileResu
 def select_findings(results: list[FileResult], selection: RuleSelection, *, strict: bool) -> LintReport:
     """Apply rule selection, ``per-file-ignores``, ``# forgec: ignore[...]`` comments (YAML) and
     severities; the order of files and diagnostics is kept, unused suppressions come last."""
-    from forgec.lint.suppressions import find_suppressions, unused_findings
-
     files: list[ReportedFile] = []
     for result in results:
         yaml = result.text is not None and result.path.lower().endswith((".yaml", ".yml"))
-        suppressions = find_suppressions(result.text or "") if yaml else []
+        suppressions = _suppressions(result.text or "") if yaml else []
         findings = []
         for d in result.diagnostics:
             if not selection.enabled(d.code) or selection.ignored_in(d.code, result.path):
@@ -370,13 +368,24 @@ def select_findings(results: list[FileResult], selection: RuleSelection, *, stri
                 s.used.add(d.code)
             if not covering:
                 findings.append(Finding(d, selection.level(d.code, d.level)))
-        findings.extend(
-            Finding(d, selection.level(d.code, d.level))
-            for d in unused_findings(suppressions, result.path)
-            if selection.enabled(d.code) and not selection.ignored_in(d.code, result.path)
-        )
+        if suppressions:
+            from forgec.lint.suppressions import unused_findings
+
+            findings.extend(
+                Finding(d, selection.level(d.code, d.level))
+                for d in unused_findings(suppressions, result.path)
+                if selection.enabled(d.code) and not selection.ignored_in(d.code, result.path)
+            )
         files.append(ReportedFile(result, findings))
     return LintReport(files, strict=strict)
+
+
+def _suppressions(text: str) -> list[Suppression]:
+    """The ``# forgec: ignore`` comments of a YAML text; the module (and the rule catalog it
+    reads) is imported only for a YAML file, which a JSON-only run never has."""
+    from forgec.lint.suppressions import find_suppressions
+
+    return find_suppressions(text)
 
 
 def lint(

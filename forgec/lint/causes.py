@@ -16,7 +16,6 @@ to be one.  Nothing is dropped or changed but the link.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
@@ -75,6 +74,8 @@ def _looks_like_chat_history(item: Any) -> bool:
     """An item that was meant to be the chat-history slot: some string value spells it closely."""
     if not isinstance(item, dict):
         return False
+    import difflib  # here: only a stack with a misspelt slot gets this far, and it is ~1 ms of a cold start
+
     for value in item.values():
         if isinstance(value, str):
             spelled = value.strip().lower().replace("_", "-").replace(" ", "-")

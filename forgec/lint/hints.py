@@ -9,7 +9,6 @@ intended name.  Every finding is ``extra=True``: pi-forge's own diagnostics are 
 
 from __future__ import annotations
 
-import difflib
 from typing import TYPE_CHECKING, Any
 
 from forgec.diagnostics import Diagnostic, Fix, Level
@@ -33,6 +32,8 @@ CHAT_HISTORY_OPTIONS = (
 
 def _closest(word: str, choices: tuple[str, ...] | list[str]) -> str | None:
     """The one close match of ``word`` among ``choices`` (the same letters in another case count)."""
+    import difflib  # here: only a misspelt key or value needs it, and it is ~1 ms of a cold start
+
     close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.7)
     if not close:
         lowered = {c.lower(): c for c in choices}
@@ -54,6 +55,8 @@ def _spelling(word: str) -> str:
 def _key_fix(key: str, choices: tuple[str, ...], present: Any) -> Fix | None:
     """Rename ``key`` to its one close candidate -- unless the container already has that key
     (then renaming would lose a value: no safe fix)."""
+    import difflib
+
     candidates = difflib.get_close_matches(key, list(choices), n=2, cutoff=0.7)
     lowered = [c for c in choices if c.lower() == key.lower()]
     if lowered:
@@ -97,7 +100,7 @@ def _pattern_behind_flags(rule: Any, index: int) -> Diagnostic | None:
 
 
 def _slot_options() -> dict[str, tuple[str, ...]]:
-    from forgec.compile.slots.schemas import SLOT_OPTION_SCHEMAS
+    from forgec.model.slot_schemas import SLOT_OPTION_SCHEMAS
 
     known = {name: tuple(schema) for name, schema in SLOT_OPTION_SCHEMAS.items()}
     known["chat-history"] = CHAT_HISTORY_OPTIONS

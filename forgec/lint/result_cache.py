@@ -40,9 +40,8 @@ import stat
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from forgec.diagnostics import Diagnostic, Fix, Span
 from forgec.diagnostics.findings import FileResult
 from forgec.resources import VERSION
 from forgec.workspace import (
@@ -54,6 +53,9 @@ from forgec.workspace import (
     project_profile_dir,
     project_stack_dirs,
 )
+
+if TYPE_CHECKING:
+    from forgec.diagnostics import Diagnostic
 
 __all__ = ["CACHE_DIR_NAME", "CACHE_FORMAT", "ResultCache", "default_cache_dir"]
 
@@ -463,6 +465,8 @@ def _encode_diagnostic(d: Diagnostic) -> dict[str, Any]:
 
 
 def _decode_diagnostic(o: dict[str, Any]) -> Diagnostic:
+    from forgec.diagnostics import Diagnostic, Fix, Span  # not at the top: a clean file has no diagnostic
+
     span = o.get("s")
     fix = o.get("F")
     cause = o.get("C")

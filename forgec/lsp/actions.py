@@ -53,7 +53,7 @@ def _overlaps(a: types.Range, b: types.Range) -> bool:
 def _fix_edit(
     checked: CheckedFile, diagnostics: list[Diagnostic], lines: LineIndex
 ) -> tuple[types.TextEdit, str] | None:
-    from forgec.lint.fixes import apply_fixes
+    from forgec.lint.repair import apply_fixes
 
     after, applied = apply_fixes(parse_text(checked.text, checked.path), diagnostics)
     if not applied or after == checked.text:

@@ -55,7 +55,7 @@ def macro_summaries(registry: Registry | None) -> dict[str, str]:
 
 
 def slot_descriptions(registry: Registry | None) -> dict[str, str]:
-    from forgec.compile.slots.schemas import SLOT_DESCRIPTIONS
+    from forgec.model.slot_schemas import SLOT_DESCRIPTIONS
 
     out = dict(SLOT_DESCRIPTIONS)
     if registry is not None:
@@ -67,8 +67,8 @@ def slot_descriptions(registry: Registry | None) -> dict[str, str]:
 def slot_options(slot: str | None, registry: Registry | None) -> dict[str, dict[str, Any]]:
     """A slot's options -> schema (``type``, ``default``, ``values``); chat-history's are the
     history options the loader checks."""
-    from forgec.compile.slots.schemas import SLOT_OPTION_SCHEMAS
     from forgec.lint.hints import CHAT_HISTORY_OPTIONS
+    from forgec.model.slot_schemas import SLOT_OPTION_SCHEMAS
 
     if slot == "chat-history":
         return {name: {"type": "history option"} for name in CHAT_HISTORY_OPTIONS}

@@ -19,7 +19,6 @@ twice, combining marks and joined emoji sequences not at all (:func:`_width`).
 
 from __future__ import annotations
 
-import unicodedata
 from typing import TYPE_CHECKING, TextIO
 
 from forgec.output import escape_controls
@@ -53,6 +52,8 @@ def _width(text: str) -> int:
     characters and variation selectors 0; a character made an emoji by VS16 (U+FE0F, ``❤️``) 2; an
     emoji joined by ZWJ (``👨‍👩‍👧``) or a skin-tone modifier renders into the previous one, so 0.
     """
+    import unicodedata  # here: a run without findings shows no excerpt (a C module, still ~0.2 ms to load)
+
     total = 0
     previous = ""
     joined = False

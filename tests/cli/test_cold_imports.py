@@ -3,7 +3,10 @@
 Not a timing test: it checks *which* modules a fresh interpreter has loaded after validating a stack
 with macros, an unknown macro (which triggers the untrusted-plugin note) and regex rules.  lark,
 ``regex``, ``importlib.metadata`` and the jsregex matcher each cost tens of milliseconds and are not
-needed to lint such a stack.
+needed to lint such a stack.  A clean stack needs less still: answered from the cache, no diagnostic
+record, rule catalog, loader or suppression parser; checked afresh, no slot renderer, fix
+applier, ``difflib`` or ``unicodedata`` (issue 14's cold-start budget is counted in milliseconds,
+and each of these costs ~1-3).
 """
 
 from __future__ import annotations
@@ -64,3 +67,46 @@ def test_validate_does_not_import_heavy_modules(tmp_path: Path) -> None:
             assert "1 target(s) from the cache" in done.stderr
         reports.append(report)
     assert reports[0] == reports[1] == reports[2]
+
+
+CLEAN = {
+    "schemaVersion": 1,
+    "type": "pi-forge.prompt-stack",
+    "id": "clean",
+    "items": [
+        {"kind": "block", "id": "role", "role": "system", "content": "Answer briefly."},
+        {"kind": "slot", "id": "tools", "slot": "tools", "options": {"format": "plain"}},
+        {"kind": "slot", "id": "history", "slot": "chat-history"},
+    ],
+}
+
+CLEAN_SCRIPT = """
+import json, sys
+from forgec.cli import main
+try:
+    main(["validate", *sys.argv[2:]])
+except SystemExit:
+    pass
+print(json.dumps(sorted(m for m in sys.modules if m.startswith(tuple(sys.argv[1].split(","))))), file=sys.stderr)
+"""
+
+#: what a clean stack answered from the cache never needs
+_CACHED_UNUSED = ("forgec.diagnostics.core", "forgec.rules", "forgec.lint.suppressions", "forgec.js", "forgec.codecs",
+                  "forgec.source", "forgec.compile", "difflib", "unicodedata", "json.tool")  # fmt: skip
+#: what checking a clean stack afresh never needs
+_FRESH_UNUSED = ("forgec.compile.slots", "forgec.js.collation", "forgec.lint.suppressions", "forgec.lint.repair", "difflib",
+                 "unicodedata")
+
+
+def test_a_clean_stack_loads_only_what_it_uses(tmp_path: Path) -> None:
+    """Checked afresh while the cache is filled, answered from the cache, and with ``--no-cache``:
+    "All checks passed" each time, and none of the modules that run does not need is loaded."""
+    path = tmp_path / "clean.json"
+    path.write_text(json.dumps(CLEAN), encoding="utf-8")
+    env = {**os.environ, "FORGEC_CACHE_DIR": str(tmp_path / "cache")}
+    env.pop("FORGEC_NO_CACHE", None)
+    for extra, unused in (((), _FRESH_UNUSED), ((), _CACHED_UNUSED), (("--no-cache",), _FRESH_UNUSED)):
+        done = subprocess.run([sys.executable, "-c", CLEAN_SCRIPT, ",".join(unused), *extra, str(path)],
+                              capture_output=True, text=True, check=False, env=env)  # fmt: skip
+        assert "All checks passed (1 file checked)." in done.stdout, done.stdout + done.stderr
+        assert json.loads(done.stderr.strip().splitlines()[-1]) == [], extra

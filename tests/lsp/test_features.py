@@ -15,7 +15,6 @@ pytest.importorskip("pygls")
 
 from lsprotocol import types
 
-from forgec.compile.slots.schemas import SLOT_OPTION_SCHEMAS
 from forgec.lsp.actions import code_actions
 from forgec.lsp.completion import complete
 from forgec.lsp.convert import lsp_diagnostics
@@ -29,6 +28,7 @@ from forgec.lsp.preview import preview
 from forgec.lsp.project import Project
 from forgec.lsp.symbols import document_symbols
 from forgec.model import MODES, ROLES, THINKING_LEVELS
+from forgec.model.slot_schemas import SLOT_OPTION_SCHEMAS
 
 STACKS = ".pi/forge/prompt-stacks"
 STACK = """\

@@ -16,7 +16,6 @@ from forgec.compile.slots.base import SlotContext, SlotFailure, SlotRenderer
 from forgec.compile.slots.clock import render_cwd, render_date, render_date_cwd
 from forgec.compile.slots.info import render_active_model, render_chat_history, render_pi_docs
 from forgec.compile.slots.project import render_append_system_prompt, render_project_context
-from forgec.compile.slots.schemas import SLOT_DESCRIPTIONS, SLOT_OPTION_SCHEMAS
 from forgec.compile.slots.skills import render_skills
 from forgec.compile.slots.tools import render_tool_guidelines, render_tools
 from forgec.compile.slots.variables import render_variables
@@ -24,6 +23,7 @@ from forgec.diagnostics import Diagnostic
 from forgec.js.values import UNDEFINED, js_string
 from forgec.model import BUILTIN_SLOT_NAMES
 from forgec.model.runtime import Runtime
+from forgec.model.slot_schemas import SLOT_DESCRIPTIONS, SLOT_OPTION_SCHEMAS
 from forgec.model.variables import VariableStore
 from forgec.rules.slots import SLOT_FAILED, UNSUPPORTED_SLOT
 
