@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar, cast
 
 from forgec.codecs.regex_config import check_regex_config
-from forgec.diagnostics import Diagnostic, Pointer
+from forgec.diagnostics import Diagnostic, Pointer, to_pi_list
 from forgec.js.values import (
     JS_WHITESPACE,
     is_integral_number,
@@ -110,8 +110,6 @@ class LoadedStack:
 
     def validation(self) -> dict[str, Any]:
         """The conformance report's ``validation`` section for this file (without ``otherFiles``)."""
-        from forgec.diagnostics import to_pi_list
-
         return {
             "file": self.file_name,
             "stackId": self.stack_id,
