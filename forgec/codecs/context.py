@@ -722,12 +722,14 @@ class Context:
     @property
     def thinking_level(self) -> str:
         """Pi's thinking level; absent means ``off`` (read only by the provider payloads)."""
-        return cast(str, self.data.get("thinkingLevel", "off"))
+        level: str = self.data.get("thinkingLevel", "off")  # annotated, not cast(): these run per compile
+        return level
 
     @property
     def tools(self) -> list[dict[str, Any]]:
         """Every tool, defaults applied: ``{name, description, snippet, guidelines, active, parameters}``."""
-        return cast(list[dict[str, Any]], self.data["tools"])
+        tools: list[dict[str, Any]] = self.data["tools"]
+        return tools
 
     @property
     def active_tools(self) -> list[dict[str, Any]]:
@@ -736,15 +738,18 @@ class Context:
 
     @property
     def finalize_messages(self) -> list[Any] | None:
-        return cast("list[Any] | None", self.data.get("finalizeMessages"))
+        messages: list[Any] | None = self.data.get("finalizeMessages")
+        return messages
 
     @property
     def session_variables(self) -> dict[str, Any]:
-        return cast(dict[str, Any], self.data["variables"])
+        variables: dict[str, Any] = self.data["variables"]
+        return variables
 
     @property
     def messages(self) -> list[Any]:
-        return cast(list[Any], self.data["messages"])
+        messages: list[Any] = self.data["messages"]
+        return messages
 
     @property
     def now_ms(self) -> int:

@@ -135,10 +135,23 @@ def compile_system_prompt(
     stack: Any, runtime: Runtime, store: VariableStore | None, *, registry: Registry | None = None, regex_budget: rx.RegexBudget | None = None
 ) -> SystemResult:
     """§7: system items joined with blank lines, combined with Pi's base prompt by ``mode``."""
+    return _system_prompt(stack, runtime, store, registry, regex_budget, _items(stack), _Tools(stack, runtime))
+
+
+def _system_prompt(
+    stack: Any,
+    runtime: Runtime,
+    store: VariableStore | None,
+    registry: Registry | None,
+    regex_budget: rx.RegexBudget | None,
+    items: list[tuple[int, dict[str, Any]]],
+    tools: _Tools,
+) -> SystemResult:
+    """:func:`compile_system_prompt` over the stack's enabled ``items`` (:func:`_items`), with the
+    policy-filtered tool list ``tools`` (shared with the messages stage by :func:`compile_prompt`)."""
     diagnostics: list[Diagnostic] = []
-    tools = _Tools(stack, runtime)
     parts: list[str] = []
-    for index, item in _items(stack):
+    for index, item in items:
         if item.get("role") != "system":
             continue
         if item.get("slot") == CHAT_HISTORY and item.get("kind") == "slot":
@@ -267,19 +280,33 @@ def compile_messages(
     ``regex_budget``: the compile's :class:`~forgec.compile.passes.regex.RegexBudget`, shared by both stages.
     """
     original = runtime.messages if messages is None else messages
+    return _messages(stack, runtime, store, original, registry, regex_budget, _items(stack), _Tools(stack, runtime))
+
+
+def _messages(
+    stack: Any,
+    runtime: Runtime,
+    store: VariableStore | None,
+    original: Any,
+    registry: Registry | None,
+    regex_budget: rx.RegexBudget | None,
+    items: list[tuple[int, dict[str, Any]]],
+    tools: _Tools,
+) -> MessagesResult:
+    """:func:`compile_messages` of the history ``original`` over the stack's enabled ``items``, with
+    the tool list ``tools`` (as :func:`_system_prompt`)."""
     if not isinstance(original, list):
         original = []
     diagnostics: list[Diagnostic] = []
     out: list[Any] = []
     sources: list[dict[str, Any]] = []
-    tools = _Tools(stack, runtime)
     if regex_budget is None:
         regex_budget = rx.RegexBudget()
     context = stack.get("context") if isinstance(stack, dict) else None
     allow_duplicates = isinstance(context, dict) and js_truthy(context.get("allowDuplicateChatHistory"))
     inserted = False
 
-    for index, item in _items(stack):
+    for index, item in items:
         if item.get("slot") == CHAT_HISTORY and item.get("kind") == "slot":
             if inserted and not allow_duplicates:
                 diagnostics.append(
@@ -330,9 +357,13 @@ def compile_prompt(
     """
     if regex_budget is None:
         regex_budget = rx.RegexBudget()
+    # both stages read the same enabled items and, when a block has macros, the same tool list (neither
+    # stage changes the stack or the runtime): each is computed once per compile
+    items = _items(stack)
+    tools = _Tools(stack, runtime)
     with gc_paused(_size(stack, runtime)):
-        system = compile_system_prompt(stack, runtime, store, registry=registry, regex_budget=regex_budget)
-        messages = compile_messages(stack, runtime, store, runtime.messages, registry=registry, regex_budget=regex_budget)
+        system = _system_prompt(stack, runtime, store, registry, regex_budget, items, tools)
+        messages = _messages(stack, runtime, store, runtime.messages, registry, regex_budget, items, tools)
     return CompiledPrompt(system, messages, store)
 
 
