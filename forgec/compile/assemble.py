@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from forgec.compile.gcpause import gc_paused
+from forgec.compile.gcpause import LARGE_INPUT, gc_paused
 from forgec.compile.macros import expand_block
 from forgec.compile.passes import history as hist
 from forgec.compile.passes import regex as rx
@@ -265,6 +265,12 @@ def _history_sources(head: dict[str, Any], history: list[Any]) -> list[dict[str,
     return sources
 
 
+def _duplicates_allowed(stack: Any) -> bool:
+    """``context.allowDuplicateChatHistory`` read as JavaScript does (asked at a second chat-history slot only)."""
+    context = stack.get("context") if isinstance(stack, dict) else None
+    return isinstance(context, dict) and js_truthy(context.get("allowDuplicateChatHistory"))
+
+
 def compile_messages(
     stack: Any,
     runtime: Runtime,
@@ -302,13 +308,11 @@ def _messages(
     sources: list[dict[str, Any]] = []
     if regex_budget is None:
         regex_budget = rx.RegexBudget()
-    context = stack.get("context") if isinstance(stack, dict) else None
-    allow_duplicates = isinstance(context, dict) and js_truthy(context.get("allowDuplicateChatHistory"))
     inserted = False
 
     for index, item in items:
         if item.get("slot") == CHAT_HISTORY and item.get("kind") == "slot":
-            if inserted and not allow_duplicates:
+            if inserted and not _duplicates_allowed(stack):
                 diagnostics.append(
                     Diagnostic(
                         "warning",
@@ -357,13 +361,23 @@ def compile_prompt(
     """
     if regex_budget is None:
         regex_budget = rx.RegexBudget()
-    # both stages read the same enabled items and, when a block has macros, the same tool list (neither
-    # stage changes the stack or the runtime): each is computed once per compile
+    size = _size(stack, runtime)
+    if size < LARGE_INPUT:  # the usual compile: no pause, and no context manager to enter and leave
+        return _both_stages(stack, runtime, store, registry, regex_budget)
+    with gc_paused(size):
+        return _both_stages(stack, runtime, store, registry, regex_budget)
+
+
+def _both_stages(
+    stack: Any, runtime: Runtime, store: VariableStore, registry: Registry | None, regex_budget: rx.RegexBudget
+) -> CompiledPrompt:
+    """The system prompt, then the messages.  Both stages read the same enabled items and, when a
+    block has macros, the same tool list (neither stage changes the stack or the runtime): each is
+    computed once per compile."""
     items = _items(stack)
     tools = _Tools(stack, runtime)
-    with gc_paused(_size(stack, runtime)):
-        system = _system_prompt(stack, runtime, store, registry, regex_budget, items, tools)
-        messages = _messages(stack, runtime, store, runtime.messages, registry, regex_budget, items, tools)
+    system = _system_prompt(stack, runtime, store, registry, regex_budget, items, tools)
+    messages = _messages(stack, runtime, store, runtime.messages, registry, regex_budget, items, tools)
     return CompiledPrompt(system, messages, store)
 
 
