@@ -137,7 +137,8 @@ def _load_with_folder(stack: Any, env: Environment | None) -> tuple[LoadedStack,
     slots = _slots(env)
     if isinstance(stack, LoadedStack):
         return stack, []
-    if isinstance(stack, (str, os.PathLike)):
+    # ``str`` and ``Path`` first (a tuple is tried in order): the ``os.PathLike`` ABC check is a Python-level call
+    if isinstance(stack, (str, PurePath, os.PathLike)):
         loaded, others = _load_path(_path_text(stack), slots)
     else:
         loaded, others = load_stack_data(stack, "stack.json", supported_slots=slots), []

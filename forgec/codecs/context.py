@@ -22,6 +22,7 @@ import re
 from dataclasses import dataclass, field
 from itertools import chain, compress, repeat
 from operator import is_
+from pathlib import PurePath
 from typing import Any, NoReturn, cast
 
 from forgec.diagnostics import Diagnostic
@@ -178,18 +179,40 @@ def _common_instant(text: str) -> int | None:
         offset_minutes = off_h * 60 + off_m if sign == "+" else -(off_h * 60 + off_m)
     else:
         return None
-    if text[4] != "-" or text[7] != "-" or text[10] not in "Tt " or text[13] != ":" or text[16] != ":":
+    if text[10] not in "Tt " or text[13] != ":" or text[16] != ":":
         return None
-    century, year, month, day = two(text[:2]), two(text[2:4]), two(text[5:7]), two(text[8:10])
+    days = _DAYS.get(text[:10])
+    if days is None:
+        days = _date_days(text[:10])
+        if days is None:
+            return None
     hour, minute, second = two(text[11:13]), two(text[14:16]), two(text[17:19])
+    if hour is None or minute is None or second is None or hour > 23 or minute > 59 or second > 59:
+        return None
+    return (days * 86400 + hour * 3600 + minute * 60 + second - offset_minutes * 60) * 1000
+
+
+#: ``YYYY-MM-DD`` -> its day number, for the dates :func:`_date_days` has read: a host's clock moves
+#: by seconds between turns and its date rarely, so a turn's instant reads only the time of day
+_DAYS: dict[str, int] = {}
+
+
+def _date_days(date: str) -> int | None:
+    """Days since 1970-01-01 of a ``YYYY-MM-DD`` text (month 1-12, day 1-31), remembered in
+    :data:`_DAYS` (a bounded memo); None for any other text."""
+    two = _TWO_DIGITS.get
+    if date[4] != "-" or date[7] != "-":
+        return None
+    century, year, month, day = two(date[:2]), two(date[2:4]), two(date[5:7]), two(date[8:10])
     if century is None or year is None or month is None or day is None:
         return None
-    if hour is None or minute is None or second is None:
-        return None
-    if not (1 <= month <= 12 and 1 <= day <= 31) or hour > 23 or minute > 59 or second > 59:
+    if not (1 <= month <= 12 and 1 <= day <= 31):
         return None
     days = _days_from_civil(century * 100 + year, month, day)
-    return (days * 86400 + hour * 3600 + minute * 60 + second - offset_minutes * 60) * 1000
+    if len(_DAYS) >= 4096:
+        _DAYS.clear()
+    _DAYS[date] = days
+    return days
 
 
 def _any_instant(text: str) -> int | None:
@@ -699,12 +722,14 @@ class Context:
     @property
     def thinking_level(self) -> str:
         """Pi's thinking level; absent means ``off`` (read only by the provider payloads)."""
-        return cast(str, self.data.get("thinkingLevel", "off"))
+        level: str = self.data.get("thinkingLevel", "off")  # annotated, not cast(): these run per compile
+        return level
 
     @property
     def tools(self) -> list[dict[str, Any]]:
         """Every tool, defaults applied: ``{name, description, snippet, guidelines, active, parameters}``."""
-        return cast(list[dict[str, Any]], self.data["tools"])
+        tools: list[dict[str, Any]] = self.data["tools"]
+        return tools
 
     @property
     def active_tools(self) -> list[dict[str, Any]]:
@@ -713,15 +738,18 @@ class Context:
 
     @property
     def finalize_messages(self) -> list[Any] | None:
-        return cast("list[Any] | None", self.data.get("finalizeMessages"))
+        messages: list[Any] | None = self.data.get("finalizeMessages")
+        return messages
 
     @property
     def session_variables(self) -> dict[str, Any]:
-        return cast(dict[str, Any], self.data["variables"])
+        variables: dict[str, Any] = self.data["variables"]
+        return variables
 
     @property
     def messages(self) -> list[Any]:
-        return cast(list[Any], self.data["messages"])
+        messages: list[Any] = self.data["messages"]
+        return messages
 
     @property
     def now_ms(self) -> int:
@@ -898,7 +926,7 @@ def load_context(source: str | os.PathLike[str] | dict[str, Any] | None) -> Cont
     if source is None:
         text = sample_context_path().read_text(encoding="utf-8")
         data, label = _parse_json(text, "<built-in sample context>"), None
-    elif isinstance(source, (str, os.PathLike)):
+    elif isinstance(source, (str, PurePath, os.PathLike)):  # the ABC last (a tuple is tried in order): it is slow
         direct = _read_direct(source)
         if direct is not None:
             return direct
@@ -946,7 +974,7 @@ def _read_direct(source: str | os.PathLike[str]) -> Context | None:
     if not DIRECT_READ or is_yaml_path(label):
         return None
     try:
-        raw = read_file_bytes(source, MAX_FILE_BYTES)
+        raw = read_file_bytes(label, MAX_FILE_BYTES)
         text = raw.decode("utf-8")
     except (OSError, ValueError):  # UnicodeDecodeError is a ValueError
         return None

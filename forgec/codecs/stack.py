@@ -27,10 +27,11 @@ import threading
 from collections import OrderedDict
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar, cast
+from operator import attrgetter
+from typing import Any, Generic, TypeVar
 
 from forgec.codecs.regex_config import check_regex_config
-from forgec.diagnostics import Diagnostic, Pointer
+from forgec.diagnostics import Diagnostic, Pointer, to_pi_list
 from forgec.js.values import (
     JS_WHITESPACE,
     is_integral_number,
@@ -79,6 +80,7 @@ _MACRO_POLICIES = ("warn", "keep", "error")
 _ID_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 _HISTORY_BOOLEANS = ("includeLastUserMessage", "stripAssistantThinking", "includeSummaries")
 _ROLE_SET = frozenset(ROLES)
+_LEVEL = attrgetter("level")
 #: the built-in slot names as a set (validation needs it for every stack)
 _BUILTIN_SLOTS = frozenset(BUILTIN_SLOT_NAMES)
 
@@ -101,17 +103,16 @@ class LoadedStack:
     @property
     def usable(self) -> bool:
         """pi-forge's ``isUsablePromptStack``: no error-level diagnostic."""
-        return not any(d.level == "error" for d in self.diagnostics)
+        return "error" not in map(_LEVEL, self.diagnostics)  # in C, no generator: every report asks
 
     @property
     def stack_id(self) -> str:
         """The normalised stack's id (normalisation always gives one: the file stem at worst)."""
-        return cast(str, self.stack["id"])
+        stack_id: str = self.stack["id"]  # annotated, not cast(): a call and a generic alias per report
+        return stack_id
 
     def validation(self) -> dict[str, Any]:
         """The conformance report's ``validation`` section for this file (without ``otherFiles``)."""
-        from forgec.diagnostics import to_pi_list
-
         return {
             "file": self.file_name,
             "stackId": self.stack_id,

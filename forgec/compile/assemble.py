@@ -140,10 +140,23 @@ def compile_system_prompt(
     stack: Any, runtime: Runtime, store: VariableStore | None, *, registry: Registry | None = None, regex_budget: rx.RegexBudget | None = None
 ) -> SystemResult:
     """§7: system items joined with blank lines, combined with Pi's base prompt by ``mode``."""
+    return _system_prompt(stack, runtime, store, registry, regex_budget, _items(stack), _Tools(stack, runtime))
+
+
+def _system_prompt(
+    stack: Any,
+    runtime: Runtime,
+    store: VariableStore | None,
+    registry: Registry | None,
+    regex_budget: rx.RegexBudget | None,
+    items: list[tuple[int, dict[str, Any]]],
+    tools: _Tools,
+) -> SystemResult:
+    """:func:`compile_system_prompt` over the stack's enabled ``items`` (:func:`_items`), with the
+    policy-filtered tool list ``tools`` (shared with the messages stage by :func:`compile_prompt`)."""
     diagnostics: list[Diagnostic] = []
-    tools = _Tools(stack, runtime)
     parts: list[str] = []
-    for index, item in _items(stack):
+    for index, item in items:
         if item.get("role") != "system":
             continue
         if item.get("slot") == CHAT_HISTORY and item.get("kind") == "slot":
@@ -258,6 +271,12 @@ def _store_all(records: list[dict[str, Any]], key: str, values: Iterable[Any]) -
     deque(map(setitem, records, repeat(key), values), maxlen=0)
 
 
+def _duplicates_allowed(stack: Any) -> bool:
+    """``context.allowDuplicateChatHistory`` read as JavaScript does (asked at a second chat-history slot only)."""
+    context = stack.get("context") if isinstance(stack, dict) else None
+    return isinstance(context, dict) and js_truthy(context.get("allowDuplicateChatHistory"))
+
+
 def compile_messages(
     stack: Any,
     runtime: Runtime,
@@ -273,21 +292,33 @@ def compile_messages(
     ``regex_budget``: the compile's :class:`~forgec.compile.passes.regex.RegexBudget`, shared by both stages.
     """
     original = runtime.messages if messages is None else messages
+    return _messages(stack, runtime, store, original, registry, regex_budget, _items(stack), _Tools(stack, runtime))
+
+
+def _messages(
+    stack: Any,
+    runtime: Runtime,
+    store: VariableStore | None,
+    original: Any,
+    registry: Registry | None,
+    regex_budget: rx.RegexBudget | None,
+    items: list[tuple[int, dict[str, Any]]],
+    tools: _Tools,
+) -> MessagesResult:
+    """:func:`compile_messages` of the history ``original`` over the stack's enabled ``items``, with
+    the tool list ``tools`` (as :func:`_system_prompt`)."""
     if not isinstance(original, list):
         original = []
     diagnostics: list[Diagnostic] = []
     out: list[Any] = []
     sources: list[dict[str, Any]] = []
-    tools = _Tools(stack, runtime)
     if regex_budget is None:
         regex_budget = rx.RegexBudget()
-    context = stack.get("context") if isinstance(stack, dict) else None
-    allow_duplicates = isinstance(context, dict) and js_truthy(context.get("allowDuplicateChatHistory"))
     inserted = False
 
-    for index, item in _items(stack):
+    for index, item in items:
         if item.get("slot") == CHAT_HISTORY and item.get("kind") == "slot":
-            if inserted and not allow_duplicates:
+            if inserted and not _duplicates_allowed(stack):
                 diagnostics.append(
                     Diagnostic(
                         "warning",
@@ -336,9 +367,23 @@ def compile_prompt(
     """
     if regex_budget is None:
         regex_budget = rx.RegexBudget()
-    with gc_paused(_size(stack, runtime), LARGE_COMPILE):
-        system = compile_system_prompt(stack, runtime, store, registry=registry, regex_budget=regex_budget)
-        messages = compile_messages(stack, runtime, store, runtime.messages, registry=registry, regex_budget=regex_budget)
+    size = _size(stack, runtime)
+    if size < LARGE_COMPILE:  # the usual compile: no pause, and no context manager to enter and leave
+        return _both_stages(stack, runtime, store, registry, regex_budget)
+    with gc_paused(size, LARGE_COMPILE):
+        return _both_stages(stack, runtime, store, registry, regex_budget)
+
+
+def _both_stages(
+    stack: Any, runtime: Runtime, store: VariableStore, registry: Registry | None, regex_budget: rx.RegexBudget
+) -> CompiledPrompt:
+    """The system prompt, then the messages.  Both stages read the same enabled items and, when a
+    block has macros, the same tool list (neither stage changes the stack or the runtime): each is
+    computed once per compile."""
+    items = _items(stack)
+    tools = _Tools(stack, runtime)
+    system = _system_prompt(stack, runtime, store, registry, regex_budget, items, tools)
+    messages = _messages(stack, runtime, store, runtime.messages, registry, regex_budget, items, tools)
     return CompiledPrompt(system, messages, store)
 
 

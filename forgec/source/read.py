@@ -100,25 +100,38 @@ def read_file_bytes(path: str | os.PathLike[str], limit: int | None = None) -> b
     fd = os.open(path, _READ_FLAGS | _NONBLOCK)
     try:
         stat = os.fstat(fd)
-        if _NONBLOCK and not S_ISREG(stat.st_mode):  # a regular file never blocks: two fcntl calls spared
-            os.set_blocking(fd, True)
         size = stat.st_size
-        want = size + 1 if size > 0 else _CHUNK
-        if cap >= 0:
-            want = min(want, cap)
-        chunks: list[bytes] = []
-        total = 0
-        while want > 0:
-            chunk = os.read(fd, want)
-            if not chunk:
-                break
-            chunks.append(chunk)
-            total += len(chunk)
-            if size > 0 and len(chunk) < want:  # a regular file read short: its end (no empty read)
-                break
-            want = _CHUNK if cap < 0 else min(_CHUNK, cap - total)
+        if not S_ISREG(stat.st_mode):
+            if _NONBLOCK:  # a regular file never blocks: two fcntl calls spared
+                os.set_blocking(fd, True)
+        elif size > 0 and (cap < 0 or size < cap):
+            # the usual file: one read of its size plus one byte, and a short read is its end (the
+            # loop below would do the same after building its list of chunks)
+            first = os.read(fd, size + 1)
+            if len(first) <= size:
+                return first
+            return first + _read_chunks(fd, -1 if cap < 0 else cap - len(first), size)
+        return _read_chunks(fd, cap, size)
     finally:
         os.close(fd)
+
+
+def _read_chunks(fd: int, cap: int, size: int) -> bytes:
+    """The rest of ``fd`` (at most ``cap`` bytes, ``-1``: no cap), ``size`` its ``fstat`` size (0: unknown)."""
+    want = size + 1 if size > 0 else _CHUNK
+    if cap >= 0:
+        want = min(want, cap)
+    chunks: list[bytes] = []
+    total = 0
+    while want > 0:
+        chunk = os.read(fd, want)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        total += len(chunk)
+        if size > 0 and len(chunk) < want:  # a regular file read short: its end (no empty read)
+            break
+        want = _CHUNK if cap < 0 else min(_CHUNK, cap - total)
     return chunks[0] if len(chunks) == 1 else b"".join(chunks)
 
 

@@ -11,6 +11,7 @@ property reads do: a non-object policy or a non-array pattern list is simply "no
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
@@ -65,14 +66,42 @@ def matches_pattern(pattern: Any, name: Any) -> bool:
 
 
 def apply_policy(policy: Any, names: list[Any]) -> list[Any]:
-    """Filter ``names`` (order and duplicates kept): an effective allow list wins over deny."""
-    if not policy_active(policy):
+    """Filter ``names`` (order and duplicates kept): an effective allow list wins over deny.
+
+    What :func:`policy_active` and :func:`_allow_effective` decide, read once; each name is then
+    tested by :func:`_matcher`'s test of the whole list (slots and macros ask this several times
+    per compile)."""
+    if not isinstance(policy, dict):
         return list(names)
-    if _allow_effective(policy):
-        allow = _patterns(policy, "allow")
-        return [n for n in names if any(matches_pattern(p, n) for p in allow)]
+    allow = _patterns(policy, "allow")
+    if allow and any(p != "*" for p in allow):
+        matches = _matcher(allow)
+        return [n for n in names if matches(n)]
     deny = _patterns(policy, "deny")
-    return [n for n in names if not any(matches_pattern(p, n) for p in deny)]
+    if not deny:
+        return list(names)
+    matches = _matcher(deny)
+    return [n for n in names if not matches(n)]
+
+
+def _matcher(patterns: list[Any]) -> Callable[[Any], bool]:
+    """``lambda name: any(matches_pattern(p, name) for p in patterns)``, with the literal patterns
+    in one set (a literal matches only a string equal to it) and only the wildcards tried in turn."""
+    if "*" in patterns:  # matches every name (a non-string entry never equals "*")
+        return _always
+    literals = {p for p in patterns if isinstance(p, str) and "*" not in p}
+    wildcards = [p for p in patterns if isinstance(p, str) and "*" in p]
+
+    def matches(name: Any) -> bool:
+        if isinstance(name, str) and name in literals:
+            return True
+        return any(matches_pattern(p, name) for p in wildcards)
+
+    return matches
+
+
+def _always(name: Any) -> bool:
+    return True
 
 
 def selected_tools(stack: dict[str, Any], runtime: Runtime) -> list[Any]:

@@ -187,7 +187,7 @@ def select_rules(
             continue
         raw_flags = rule.get("flags")
         flags = raw_flags if isinstance(raw_flags, str) else ""
-        if not _flags_ok(flags):
+        if flags and not _flags_ok(flags):
             continue
         compiled = _COMPILED.get((pattern, flags))  # every call site after the first: one look-up
         if compiled is not None:
@@ -214,24 +214,36 @@ def select_rules(
                 )
             )
             continue
-        replace = rule.get("replace")
-        trim_strings = _string_list(rule.get("trimStrings"))
-        roles = _string_list(rule.get("roles"))
-        selected.append(  # positional, in field order: this runs per rule at every call site
-            SelectedRule(
-                index,
-                rule_id,
-                compiled,
-                replace if isinstance(replace, str) else "",
-                trim_strings or None,
-                frozenset(roles) if roles is not None else None,
-                _positive(rule.get("maxMessages")),
-                _positive(rule.get("maxChars")),
-                _non_negative(rule.get("minDepth")),
-                _non_negative(rule.get("maxDepth")),
-            )
-        )
+        selected.append(_selected(rule, index, rule_id, compiled))
     return selected
+
+
+def _selected(rule: dict[str, Any], index: int, rule_id: str, compiled: Any) -> SelectedRule:
+    """A selected rule's runtime parameters, read leniently (A4); an absent optional member (the
+    usual case) costs a look-up, not a call."""
+    replace = rule.get("replace")
+    trim_strings = rule.get("trimStrings")
+    if trim_strings is not None:
+        trim_strings = _string_list(trim_strings)
+    roles = rule.get("roles")
+    if roles is not None:
+        roles = _string_list(roles)
+    max_messages = rule.get("maxMessages")
+    max_chars = rule.get("maxChars")
+    min_depth = rule.get("minDepth")
+    max_depth = rule.get("maxDepth")
+    return SelectedRule(  # positional, in field order: this runs per rule at every call site
+        index,
+        rule_id,
+        compiled,
+        replace if isinstance(replace, str) else "",
+        trim_strings or None,
+        frozenset(roles) if roles is not None else None,
+        None if max_messages is None else _positive(max_messages),
+        None if max_chars is None else _positive(max_chars),
+        None if min_depth is None else _non_negative(min_depth),
+        None if max_depth is None else _non_negative(max_depth),
+    )
 
 
 class RegexBudget:
