@@ -193,6 +193,10 @@ def load_stack_file(
 _V = TypeVar("_V")
 
 
+#: hashes a second-sight :class:`ByteCache` remembers before it forgets them all (ints: ~64 bytes each)
+_SEEN_ONCE_LIMIT = 1 << 16
+
+
 class ByteCache(Generic[_V]):
     """A least-recently-used map bounded by the byte sizes its callers declare per entry.
 
@@ -201,11 +205,14 @@ class ByteCache(Generic[_V]):
     entry larger than a quarter of the capacity is not stored at all (it would flush the rest).
     """
 
-    def __init__(self, capacity: int) -> None:
+    def __init__(self, capacity: int, *, second_sight: bool = False) -> None:
         self.capacity = capacity
         self._entries: OrderedDict[Hashable, tuple[_V, int]] = OrderedDict()
         self._size = 0
         self._lock = threading.Lock()
+        #: store a key only when it is put a second time (:meth:`put`); the hashes of keys put once
+        self._second_sight = second_sight
+        self._seen_once: set[int] = set()
         #: keys read or stored since the last :meth:`sweep`
         self._touched: set[Hashable] = set()
         #: counters for tests and ``--profile`` runs
@@ -237,9 +244,22 @@ class ByteCache(Generic[_V]):
             return found[0]
 
     def put(self, key: Hashable, value: _V, size: int) -> None:
+        """Keep ``value`` under ``key``.  With ``second_sight``, a key not held is kept only when it
+        was put before: a cache of parsed macro texts fed a stream of texts seen once (1,000 blocks of
+        a stack file no call read before) would otherwise fill with entries never read again, each
+        one more object for the cyclic collector to walk; by its hash, so a collision only keeps a key
+        at its first put."""
         if size > self.capacity // 4:
             return
         with self._lock:
+            if self._second_sight and key not in self._entries:
+                mark = hash(key)
+                if mark not in self._seen_once:
+                    if len(self._seen_once) >= _SEEN_ONCE_LIMIT:
+                        self._seen_once.clear()
+                    self._seen_once.add(mark)
+                    return
+                self._seen_once.discard(mark)
             old = self._entries.pop(key, None)
             if old is not None:
                 self._size -= old[1]
@@ -267,6 +287,7 @@ class ByteCache(Generic[_V]):
     def clear(self) -> None:
         with self._lock:
             self._entries.clear()
+            self._seen_once.clear()
             self._size = 0
             self._touched.clear()
             self.hits = self.misses = 0

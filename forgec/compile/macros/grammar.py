@@ -312,7 +312,7 @@ def parse_cost(text: str) -> int:
 #: and a cyclic walk over 1,000 texts through a 512-entry LRU hits nothing; one 1 MB block with 20,000
 #: macros, on the other hand, weighs as much as thousands of small ones.  The same byte-bounded LRU as
 #: the stack cache: a text over a quarter of the budget is parsed every time rather than cached.
-_CACHE: ByteCache[Document] = ByteCache(CACHE_BUDGET)
+_CACHE: ByteCache[Document] = ByteCache(CACHE_BUDGET, second_sight=True)
 
 
 def sweep_cache() -> None:

@@ -73,7 +73,7 @@ class _Entry:
 
 #: recorded expansions by block text, then by :func:`context_of` (a text's hash is kept by the string, a
 #: tuple's is not: the cache's own bookkeeping hashes its key three times); 32 MiB of estimated entries
-REPLAYS: ByteCache[dict[tuple[Any, ...], _Entry]] = ByteCache(32 * 1024 * 1024)
+REPLAYS: ByteCache[dict[tuple[Any, ...], _Entry]] = ByteCache(32 * 1024 * 1024, second_sight=True)
 #: recorded contexts kept per block text (one per item the text stands in, in practice)
 _PER_TEXT = 64
 

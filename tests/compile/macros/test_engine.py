@@ -112,7 +112,9 @@ def test_active_model_shapes() -> None:
 
 def test_parse_offsets_and_cache() -> None:
     text = "line1\r\n  {{upper::{{x}}}} and {{y::a::b}}"
-    doc = parse(text)
+    first = parse(text)
+    doc = parse(text)  # a text is kept from its second parse on (the cache's second sight)
+    assert doc == first and doc is not first
     assert parse(text) is doc
     outer = doc[1]
     assert text[outer.start : outer.end] == "{{upper::{{x}}}}"

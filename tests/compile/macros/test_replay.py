@@ -75,12 +75,16 @@ def test_a_replay_is_a_fresh_expansion_under_any_variables() -> None:
 def test_what_is_not_recorded() -> None:
     stack: dict[str, Any] = {}
     REPLAYS.clear()
+    # each expanded twice: the cache keeps a text from its second recording on (second sight)
     for text in ["{{setvar::a::1}}{{getvar::a}}", "{{date}}", "{{cwd}}", "{{iftools::x::a::b}}", "{{setvar::a::{{time}}}}"]:
-        _expand(text, VariableStore(), stack)
+        for _ in range(2):
+            _expand(text, VariableStore(), stack)
     assert len(REPLAYS) == 0
-    _expand("{{setvar::a::1}}{{getvar::b}}", VariableStore(), stack, item_id=1)  # a number: 1 == True in Python
+    for _ in range(2):
+        _expand("{{setvar::a::1}}{{getvar::b}}", VariableStore(), stack, item_id=1)  # a number: 1 == True in Python
     assert len(REPLAYS) == 0
-    _expand("{{setvar::a::1}}{{getvar::b}}", VariableStore(), stack)
+    for _ in range(2):
+        _expand("{{setvar::a::1}}{{getvar::b}}", VariableStore(), stack)
     assert len(REPLAYS) == 1
 
 

@@ -1,0 +1,41 @@
+"""A second-sight ByteCache keeps a key only from its second put (the macro parse and replay caches).
+
+A stream of texts seen once (a stack file no call read before) must not fill the cache; a text that
+comes back is kept as before.
+"""
+
+from __future__ import annotations
+
+from forgec.codecs.stack import ByteCache
+
+
+def test_a_key_put_once_is_not_kept_and_one_put_twice_is() -> None:
+    cache: ByteCache[str] = ByteCache(1_000, second_sight=True)
+    cache.put("a", "first", 10)
+    assert cache.get("a") is None and len(cache) == 0
+    cache.put("a", "second", 10)
+    assert cache.get("a") == "second"
+    cache.put("a", "third", 10)  # a key held is replaced at once
+    assert cache.get("a") == "third"
+
+
+def test_clear_forgets_what_was_seen_once() -> None:
+    cache: ByteCache[str] = ByteCache(1_000, second_sight=True)
+    cache.put("a", "x", 10)
+    cache.clear()
+    cache.put("a", "x", 10)
+    assert cache.get("a") is None
+
+
+def test_a_plain_cache_keeps_a_key_at_its_first_put() -> None:
+    cache: ByteCache[str] = ByteCache(1_000)
+    cache.put("a", "x", 10)
+    assert cache.get("a") == "x"
+
+
+def test_the_seen_once_set_is_bounded() -> None:
+    cache: ByteCache[int] = ByteCache(1 << 30, second_sight=True)
+    for number in range(70_000):
+        cache.put(f"text {number}", number, 1)
+    assert len(cache._seen_once) <= 1 << 16
+    assert len(cache) == 0
