@@ -367,10 +367,7 @@ def compile_prompt(
     """
     if regex_budget is None:
         regex_budget = rx.RegexBudget()
-    size = _size(stack, runtime)
-    if size < LARGE_COMPILE:  # the usual compile: no pause, and no context manager to enter and leave
-        return _both_stages(stack, runtime, store, registry, regex_budget)
-    with gc_paused(size, LARGE_COMPILE):
+    with gc_paused(_size(stack, runtime), LARGE_COMPILE):  # a shared no-op below the threshold
         return _both_stages(stack, runtime, store, registry, regex_budget)
 
 

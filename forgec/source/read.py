@@ -204,11 +204,8 @@ def parse_source_text(text: str, path: str = "<memory>", fmt: str = "json") -> S
 
         parse_yaml(doc)
     else:
-        if len(text) < LARGE_INPUT_CHARS:  # no context manager on the hot path of small files
+        with gc_paused(len(text), LARGE_INPUT_CHARS):  # a shared no-op for the usual small file
             parse_json(doc)
-        else:
-            with gc_paused(len(text), LARGE_INPUT_CHARS):
-                parse_json(doc)
         if not doc.parsed and text.startswith("\ufeff"):
             doc.diagnostics.append(
                 Diagnostic(

@@ -97,16 +97,8 @@ def replay(text: str, context: tuple[Any, ...], store: VariableStore | None, sta
     entry = None if entries is None else entries.get(context)
     if entry is None:
         return None
-    # the "any" scope (every getvar and unknown macro) read inline: this runs for every read of every block
-    turn, session = ({}, {}) if store is None else (store.turn, store.session)
-    fixed = {} if static is None else static
     for name, scope, missing, shown in entry.reads:
-        if scope == "any":
-            value = turn.get(name, MISSING)
-            value = session.get(name, MISSING) if value is MISSING else value
-            value = fixed.get(name, MISSING) if value is MISSING else value
-        else:
-            value = lookup(name, store, static, scope)  # type: ignore[arg-type]
+        value = lookup(name, store, static, scope)  # type: ignore[arg-type]
         if value is MISSING:
             if not missing:
                 return None
