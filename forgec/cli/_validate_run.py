@@ -15,9 +15,8 @@ from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
-import click
-
 from forgec.cli._common import echo_notes, error, use_color
+from forgec.cli._echo import echo
 from forgec.cli._io import read_stdin, write_out
 
 if TYPE_CHECKING:
@@ -114,12 +113,12 @@ def _fix_or_diff(args: ValidateRun, report: LintReport) -> int | None:
             error(f"{fixed.path}: not fixed: {fixed.refused}")
     count = sum(len(f.applied) for f in fixes if not f.refused)
     if args.diff:
-        click.echo("".join(f.diff() for f in fixes if not f.refused), nl=False)
+        echo("".join(f.diff() for f in fixes if not f.refused), nl=False)
         noun = "fix" if count == 1 else "fixes"
-        click.echo(f"Would apply {count} {noun} in {sum(1 for f in fixes if f.applied)} file(s).", err=True)
+        echo(f"Would apply {count} {noun} in {sum(1 for f in fixes if f.applied)} file(s).", err=True)
         return 1 if count else 0
     if count:
-        click.echo(f"Fixed {count} problem{'s' if count != 1 else ''} "
+        echo(f"Fixed {count} problem{'s' if count != 1 else ''} "
                    f"in {sum(1 for f in fixes if f.applied)} file(s).", err=True)  # fmt: skip
     return None
 
@@ -153,7 +152,7 @@ def run_once(args: ValidateRun, env: Environment, selection: RuleSelection) -> i
         write_out(args.output_file, text, overwrite=args.overwrite, inputs=tuple(Path(p) for p in sorted(checked)))
     else:
         # color=True stops click from stripping the escapes it would strip on a pipe
-        click.echo(text, nl=False, color=colored)
+        echo(text, nl=False, color=colored)
     return report.exit_code
 
 
@@ -186,9 +185,9 @@ def watch(args: ValidateRun, env: Environment, selection: RuleSelection) -> None
         state = _state(args, env)
         if state != previous:
             if previous is not None:
-                click.echo(f"\n[{time.strftime('%H:%M:%S')}] a file changed; checking again", err=True)
+                echo(f"\n[{time.strftime('%H:%M:%S')}] a file changed; checking again", err=True)
             run_once(args, env, selection)
-            click.echo(f"Watching {len(state)} file(s) for changes (Ctrl-C to stop).", err=True)
+            echo(f"Watching {len(state)} file(s) for changes (Ctrl-C to stop).", err=True)
             previous = _state(args, env)  # the run itself may have fixed files
         sys.stdout.flush()
         time.sleep(_POLL)
