@@ -62,27 +62,27 @@ def parse_plain_validate(words: list[str]) -> ValidateOptions | None:
         if flag is None:
             return None
         no_cache = flag
-    cache_dir = _cache_dir_from_environment()
-    if cache_dir is False:
+    accepted, cache_dir = _cache_dir_from_environment()
+    if not accepted:
         return None
-    return ValidateOptions(tuple(paths), DEFAULTS["fmt"] if fmt is None else fmt, no_cache=no_cache,
+    return ValidateOptions(paths=tuple(paths), fmt=DEFAULTS["fmt"] if fmt is None else fmt, no_cache=no_cache,
                            cache_dir=cache_dir)  # fmt: skip
 
 
-def _cache_dir_from_environment() -> Path | None | bool:
+def _cache_dir_from_environment() -> tuple[bool, Path | None]:
     """``$FORGEC_CACHE_DIR`` as ``click.Path(file_okay=False, path_type=Path)`` reads it: None when
-    unset or empty, the path when it is missing or a readable non-file; False when click would
-    refuse it (a file, an unreadable folder), which is click's to report."""
+    unset or empty, the path when it is missing or a readable non-file; not accepted (False) when
+    click would refuse it (a file, an unreadable folder), which is click's to report."""
     value = os.environ.get(CACHE_DIR_ENVVAR)
     if not value:
-        return None
+        return True, None
     try:
         info = os.stat(value)
     except OSError:
-        return Path(value)
+        return True, Path(value)
     if stat.S_ISREG(info.st_mode) or not os.access(value, os.R_OK):
-        return False
-    return Path(value)
+        return False, None
+    return True, Path(value)
 
 
 def run_plain_validate(words: list[str]) -> None:

@@ -186,7 +186,9 @@ def validate(
     if (watch or fix or diff) and "-" in paths:
         raise click.UsageError("--watch, --fix and --diff work on files, not on standard input ('-')")
     sys.exit(start(ValidateOptions(
-        paths, fmt, strict, select, extend_select, ignore, quiet, color, stdin_filename, config_file, isolated,
-        output_file, overwrite, global_dir, no_global, models_file, check_auth, fix, diff, statistics, watch,
-        no_cache, cache_dir, trust_plugins,
+        paths=paths, fmt=fmt, strict=strict, select=select, extend_select=extend_select, ignore=ignore, quiet=quiet,
+        color=color, stdin_filename=stdin_filename, config_file=config_file, isolated=isolated,
+        output_file=output_file, overwrite=overwrite, global_dir=global_dir, no_global=no_global,
+        models_file=models_file, check_auth=check_auth, fix=fix, diff=diff, statistics=statistics, watch=watch,
+        no_cache=no_cache, cache_dir=cache_dir, trust_plugins=trust_plugins,
     )))  # fmt: skip
