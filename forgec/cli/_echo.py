@@ -27,7 +27,8 @@ from typing import TextIO
 __all__ = ["click_free_command", "echo", "plain_streams", "running_click_free", "strip_ansi"]
 
 #: click's ``_compat._ansi_re``: one CSI escape sequence (ECMA-48), as click strips it off non-terminals
-ANSI_ESCAPE = re.compile(r"\033\[[0-?]*[ -/]*[@-~]")
+#: (compiled on first use: most runs print no escape at all)
+ANSI_ESCAPE = r"\033\[[0-?]*[ -/]*[@-~]"
 
 #: the command (``forgec validate``) the click-free path is running, or empty while click drives the CLI
 _running: list[str] = []
@@ -54,8 +55,8 @@ def plain_streams() -> bool:
 
 
 def strip_ansi(text: str) -> str:
-    """``text`` without ANSI escape sequences (``click._compat.strip_ansi``)."""
-    return ANSI_ESCAPE.sub("", text)
+    """``text`` without ANSI escape sequences (``click._compat.strip_ansi``); every one starts with ESC."""
+    return re.sub(ANSI_ESCAPE, "", text) if "\x1b" in text else text
 
 
 def _isatty(stream: TextIO) -> bool:

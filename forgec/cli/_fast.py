@@ -22,9 +22,10 @@ import os
 import stat
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from forgec.cli._echo import click_free_command, plain_streams
-from forgec.cli._validate_options import CACHE_DIR_ENVVAR, DEFAULTS, NO_CACHE_ENVVAR, ValidateOptions
+if TYPE_CHECKING:
+    from forgec.cli._validate_options import ValidateOptions
 
 __all__ = ["parse_plain_validate", "run_plain_validate"]
 
@@ -37,43 +38,49 @@ _COMPLETION_ENVVAR = "_FORGEC_COMPLETE"
 
 def parse_plain_validate(words: list[str]) -> ValidateOptions | None:
     """The options of ``forgec validate WORDS...`` when the click-free path can run them, else None."""
-    if os.environ.get(_COMPLETION_ENVVAR) or not plain_streams():
-        return None
-    from forgec.output import FORMATS
-
     paths: list[str] = []
     fmt: str | None = None
     no_cache = False
     rest = iter(words)
-    for word in rest:
+    for word in rest:  # the words first: ``validate --help`` and the like go to click before any import
         if word == "--no-cache":
             no_cache = True
         elif word == "--format" or word.startswith("--format="):
             value = word[len("--format="):] if word != "--format" else next(rest, None)
-            if fmt is not None or value not in FORMATS:
+            if fmt is not None or value is None:
                 return None
             fmt = value
         elif word.startswith("-") or not word:
             return None
         else:
             paths.append(word)
+    from forgec.cli._echo import plain_streams
+    from forgec.cli._validate_options import CACHE_DIR_ENVVAR, DEFAULTS, NO_CACHE_ENVVAR, ValidateOptions
+
+    if os.environ.get(_COMPLETION_ENVVAR) or not plain_streams():
+        return None
+    if fmt is not None:
+        from forgec.output import FORMATS
+
+        if fmt not in FORMATS:
+            return None
     if not no_cache:
         flag = _NO_CACHE_VALUES.get(os.environ.get(NO_CACHE_ENVVAR) or "false")
         if flag is None:
             return None
         no_cache = flag
-    accepted, cache_dir = _cache_dir_from_environment()
+    accepted, cache_dir = _cache_dir_from_environment(CACHE_DIR_ENVVAR)
     if not accepted:
         return None
     return ValidateOptions(paths=tuple(paths), fmt=DEFAULTS["fmt"] if fmt is None else fmt, no_cache=no_cache,
                            cache_dir=cache_dir)  # fmt: skip
 
 
-def _cache_dir_from_environment() -> tuple[bool, Path | None]:
+def _cache_dir_from_environment(name: str) -> tuple[bool, Path | None]:
     """``$FORGEC_CACHE_DIR`` as ``click.Path(file_okay=False, path_type=Path)`` reads it: None when
     unset or empty, the path when it is missing or a readable non-file; not accepted (False) when
     click would refuse it (a file, an unreadable folder), which is click's to report."""
-    value = os.environ.get(CACHE_DIR_ENVVAR)
+    value = os.environ.get(name)
     if not value:
         return True, None
     try:
@@ -97,6 +104,7 @@ def run_plain_validate(words: list[str]) -> None:
         if options is None:
             return
         from forgec.cli._common import no_traceback
+        from forgec.cli._echo import click_free_command
         from forgec.cli._validate_options import start
 
         with click_free_command("forgec validate"):

@@ -205,7 +205,7 @@ def test_the_defaults_are_the_click_commands(monkeypatch: pytest.MonkeyPatch) ->
 @pytest.mark.parametrize("env", [{}, {"FORGEC_NO_CACHE": "1"}, {"FORGEC_NO_CACHE": "false"},
                                  {"FORGEC_CACHE_DIR": "nowhere"}, {"FORGEC_CACHE_DIR": "."}])  # fmt: skip
 def test_the_fast_parse_is_clicks(monkeypatch: pytest.MonkeyPatch, words: list[str], env: dict[str, str]) -> None:
-    monkeypatch.setattr(_fast, "plain_streams", lambda: True)  # pytest's capture streams are not plain
+    monkeypatch.setattr(_echo, "plain_streams", lambda: True)  # pytest's capture streams are not plain
     for name in ("FORGEC_NO_CACHE", "FORGEC_CACHE_DIR", "_FORGEC_COMPLETE"):
         monkeypatch.delenv(name, raising=False)
     for name, value in env.items():
@@ -216,12 +216,12 @@ def test_the_fast_parse_is_clicks(monkeypatch: pytest.MonkeyPatch, words: list[s
 @pytest.mark.parametrize("words", [["-"], ["--"], [""], ["-q"], ["--format", "Json"], ["--format"], ["--strict"],
                                    ["--format=json", "--format=json"], ["-h"], ["--no-cach"]])  # fmt: skip
 def test_the_fast_parse_leaves_the_rest_to_click(monkeypatch: pytest.MonkeyPatch, words: list[str]) -> None:
-    monkeypatch.setattr(_fast, "plain_streams", lambda: True)
+    monkeypatch.setattr(_echo, "plain_streams", lambda: True)
     assert _fast.parse_plain_validate(words) is None
 
 
 def test_the_ansi_pattern_is_clicks() -> None:
-    assert _echo.ANSI_ESCAPE.pattern == click._compat._ansi_re.pattern  # type: ignore[attr-defined]
+    assert _echo.ANSI_ESCAPE == click._compat._ansi_re.pattern  # type: ignore[attr-defined]
 
 
 class _Terminal(io.TextIOWrapper):
