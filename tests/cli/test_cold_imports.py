@@ -142,3 +142,16 @@ def test_the_console_script_loads_click_only_for_what_click_runs(tmp_path: Path)
                               check=False, env=env)  # fmt: skip
         assert json.loads(done.stderr.strip().splitlines()[-1]) == [False, click_loaded, 0], (args, done.stderr)
         assert done.stdout
+
+
+def test_python_dash_m_forgec_takes_the_click_free_path_too(tmp_path: Path) -> None:
+    path = tmp_path / "clean.json"
+    path.write_text(json.dumps(CLEAN), encoding="utf-8")
+    script = ("import atexit, runpy, sys; atexit.register(lambda: print('click' in sys.modules, file=sys.stderr)); "
+              "runpy.run_module('forgec', run_name='__main__', alter_sys=True)")
+    env = {**os.environ, "FORGEC_CACHE_DIR": str(tmp_path / "cache")}
+    for args, click_loaded in ((["validate", str(path)], "False"), (["validate", "--quiet", str(path)], "True")):
+        done = subprocess.run([sys.executable, "-c", script, *args], capture_output=True, text=True, check=False,
+                              env=env)  # fmt: skip
+        assert (done.returncode, done.stderr.split()[-1]) == (0, click_loaded), done.stderr
+        assert "All checks passed (1 file checked)." in done.stdout
