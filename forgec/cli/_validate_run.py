@@ -95,7 +95,7 @@ def _fix_or_diff(args: ValidateOptions, report: LintReport) -> int | None:
         return 1 if count else 0
     if count:
         echo(f"Fixed {count} problem{'s' if count != 1 else ''} "
-                   f"in {sum(1 for f in fixes if f.applied)} file(s).", err=True)  # fmt: skip
+             f"in {sum(1 for f in fixes if f.applied)} file(s).", err=True)  # fmt: skip
     return None
 
 

@@ -221,7 +221,7 @@ def test_the_fast_parse_leaves_the_rest_to_click(monkeypatch: pytest.MonkeyPatch
 
 
 def test_the_ansi_pattern_is_clicks() -> None:
-    assert _echo.ANSI_ESCAPE == click._compat._ansi_re.pattern  # type: ignore[attr-defined]
+    assert click._compat._ansi_re.pattern == _echo.ANSI_ESCAPE  # type: ignore[attr-defined]
 
 
 class _Terminal(io.TextIOWrapper):
