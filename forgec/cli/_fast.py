@@ -6,6 +6,7 @@ it (docs/performance.md, "Stop 25: cold validate").  :func:`forgec.cli.main` han
 
 - PATHs that do not start with ``-`` (and are not empty: ``''`` is click's usage error);
 - ``--format NAME`` / ``--format=NAME`` once, NAME one of :data:`forgec.output.FORMATS` exactly;
+- ``--strict`` / ``--no-strict`` (the last one wins) and ``-q`` / ``--quiet``, each spelt alone;
 - ``--no-cache`` (repeated or not), else ``$FORGEC_NO_CACHE`` unset, empty or one of a few spellings;
 - ``$FORGEC_CACHE_DIR`` unset, empty, missing or a readable folder (click's ``Path`` checks pass).
 
@@ -40,11 +41,16 @@ def parse_plain_validate(words: list[str]) -> ValidateOptions | None:
     """The options of ``forgec validate WORDS...`` when the click-free path can run them, else None."""
     paths: list[str] = []
     fmt: str | None = None
-    no_cache = False
+    no_cache = quiet = False
+    strict: bool | None = None
     rest = iter(words)
     for word in rest:  # the words first: ``validate --help`` and the like go to click before any import
         if word == "--no-cache":
             no_cache = True
+        elif word in ("-q", "--quiet"):
+            quiet = True
+        elif word in ("--strict", "--no-strict"):
+            strict = word == "--strict"  # the last one wins, as in click
         elif word == "--format" or word.startswith("--format="):
             value = word[len("--format="):] if word != "--format" else next(rest, None)
             if fmt is not None or value is None:
@@ -72,8 +78,9 @@ def parse_plain_validate(words: list[str]) -> ValidateOptions | None:
     accepted, cache_dir = _cache_dir_from_environment(CACHE_DIR_ENVVAR)
     if not accepted:
         return None
-    return ValidateOptions(paths=tuple(paths), fmt=DEFAULTS["fmt"] if fmt is None else fmt, no_cache=no_cache,
-                           cache_dir=cache_dir)  # fmt: skip
+    return ValidateOptions(paths=tuple(paths), fmt=DEFAULTS["fmt"] if fmt is None else fmt,
+                           strict=DEFAULTS["strict"] if strict is None else strict,
+                           quiet=quiet or DEFAULTS["quiet"], no_cache=no_cache, cache_dir=cache_dir)  # fmt: skip
 
 
 def _cache_dir_from_environment(name: str) -> tuple[bool, Path | None]:

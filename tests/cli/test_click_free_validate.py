@@ -110,6 +110,10 @@ CASES = [
     *[(["validate", "findings.json", "--format", f], {}, "", True) for f in ("github", "sarif", "junit", "gitlab")],
     (["validate", "findings.json", "--format", "full", "--no-cache"], {}, "", True),
     (["validate", "--no-cache", "--no-cache", "clean.json"], {}, "", True),
+    (["validate", "findings.json", "--strict"], {}, "", True),
+    (["validate", "--strict", "clean.json", "--no-strict", "findings.json"], {}, "", True),
+    (["validate", "-q", "findings.json", "--format", "json"], {}, "", True),
+    (["validate", "--quiet", "--strict", "findings.json", "--format", "concise"], {}, "", True),
     (["validate", "findings.json"], {"NO_COLOR": "1"}, "", True),
     (["validate", "findings.json"], {"FORCE_COLOR": "1"}, "", True),
     (["validate", "findings.json", "--format", "concise"], {"FORCE_COLOR": "1"}, "", True),
@@ -126,7 +130,8 @@ CASES = [
     (["validate", "--format", "JSON", "clean.json"], {}, "", False),
     (["validate", "--format", "json", "--format", "concise", "clean.json"], {}, "", False),
     (["validate", "--format"], {}, "", False),
-    (["validate", "--strict", "findings.json"], {}, "", False),
+    (["validate", "--statistics", "findings.json"], {}, "", False),
+    (["validate", "-qq", "findings.json"], {}, "", False),
     (["validate", "--help"], {}, "", False),
     (["validate", "--", "clean.json"], {}, "", False),
     (["validate", "", "clean.json"], {}, "", False),
@@ -201,6 +206,7 @@ def test_the_defaults_are_the_click_commands(monkeypatch: pytest.MonkeyPatch) ->
 @pytest.mark.parametrize("words", [
     [], ["a.json"], ["a.json", "b dir", "c.yaml"], ["--format", "json", "a.json"], ["a.json", "--format=sarif"],
     ["--no-cache"], ["--no-cache", "a", "--no-cache", "--format", "concise"], ["ü.json", "x=y"],
+    ["--strict", "a"], ["--no-strict"], ["--strict", "--no-strict", "-q"], ["--no-strict", "--quiet", "--strict", "-q"],
 ])  # fmt: skip
 @pytest.mark.parametrize("env", [{}, {"FORGEC_NO_CACHE": "1"}, {"FORGEC_NO_CACHE": "false"},
                                  {"FORGEC_CACHE_DIR": "nowhere"}, {"FORGEC_CACHE_DIR": "."}])  # fmt: skip
@@ -213,7 +219,7 @@ def test_the_fast_parse_is_clicks(monkeypatch: pytest.MonkeyPatch, words: list[s
     assert _fast.parse_plain_validate(words) == ValidateOptions(**validate.make_context("validate", words).params)
 
 
-@pytest.mark.parametrize("words", [["-"], ["--"], [""], ["-q"], ["--format", "Json"], ["--format"], ["--strict"],
+@pytest.mark.parametrize("words", [["-"], ["--"], [""], ["-qq"], ["--format", "Json"], ["--format"], ["--strict=1"],
                                    ["--format=json", "--format=json"], ["-h"], ["--no-cach"]])  # fmt: skip
 def test_the_fast_parse_leaves_the_rest_to_click(monkeypatch: pytest.MonkeyPatch, words: list[str]) -> None:
     monkeypatch.setattr(_echo, "plain_streams", lambda: True)

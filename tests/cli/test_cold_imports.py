@@ -126,7 +126,7 @@ except SystemExit as exc:
 
 def test_the_console_script_loads_click_only_for_what_click_runs(tmp_path: Path) -> None:
     """Importing the entry point loads no click; the plain ``validate FILE`` runs without it; an
-    option the fast path leaves to click (``--strict``), ``--help`` and another command load it and work."""
+    option the fast path leaves to click (``--statistics``), ``--help`` and another command load it and work."""
     path = tmp_path / "clean.json"
     path.write_text(json.dumps(CLEAN), encoding="utf-8")
     env = {**os.environ, "FORGEC_CACHE_DIR": str(tmp_path / "cache")}
@@ -134,7 +134,8 @@ def test_the_console_script_loads_click_only_for_what_click_runs(tmp_path: Path)
     for args, click_loaded in (
         (["validate", str(path)], False),
         (["validate", "--format", "concise", str(path), "--no-cache"], False),
-        (["validate", "--strict", str(path)], True),
+        (["validate", "--strict", "-q", str(path)], False),
+        (["validate", "--statistics", str(path)], True),
         (["validate", "--help"], True),
         (["rule", "FG101"], True),
     ):
@@ -150,7 +151,7 @@ def test_python_dash_m_forgec_takes_the_click_free_path_too(tmp_path: Path) -> N
     script = ("import atexit, runpy, sys; atexit.register(lambda: print('click' in sys.modules, file=sys.stderr)); "
               "runpy.run_module('forgec', run_name='__main__', alter_sys=True)")
     env = {**os.environ, "FORGEC_CACHE_DIR": str(tmp_path / "cache")}
-    for args, click_loaded in ((["validate", str(path)], "False"), (["validate", "--quiet", str(path)], "True")):
+    for args, click_loaded in ((["validate", str(path)], "False"), (["validate", "--isolated", str(path)], "True")):
         done = subprocess.run([sys.executable, "-c", script, *args], capture_output=True, text=True, check=False,
                               env=env)  # fmt: skip
         assert (done.returncode, done.stderr.split()[-1]) == (0, click_loaded), done.stderr
