@@ -24,6 +24,10 @@ A tree whose ``validate`` has a cache is run three times -- ``--no-cache``, then
 then with the cache that run filled -- and the three must agree (else the script says which differ
 and exits 1); the ``--no-cache`` hashes are the ones written.  Every layout is rebuilt at the same
 place (``/tmp/forgec-diff-validate``), so absolute paths in messages agree between trees.
+
+``--click-free`` (a tree with ``forgec.cli._fast``): the console script's click-free ``validate``
+runs every command line it claims -- all of them here -- although standard output is a buffer
+(which it otherwise leaves to click); the script says how many runs went that way.
 """
 
 from __future__ import annotations
@@ -131,11 +135,34 @@ def collect() -> tuple[dict[str, str], list[str]]:
     return hashes, problems
 
 
+_CLICK_FREE = [0]
+
+
+def _force_click_free() -> None:
+    """Let the click-free path take in-process runs (their standard streams are buffers), and count them."""
+    import forgec.cli._echo as echo
+    import forgec.cli._fast as fast
+
+    parse = fast.parse_plain_validate
+    echo.plain_streams = lambda: True  # type: ignore[assignment]
+
+    def counted(words: list[str]) -> object:
+        options = parse(words)
+        _CLICK_FREE[0] += options is not None
+        return options
+
+    fast.parse_plain_validate = counted  # type: ignore[assignment]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, help="write the hashes here (JSON)")
     parser.add_argument("--compare", nargs=2, type=Path, metavar=("BEFORE", "AFTER"))
+    parser.add_argument("--click-free", action="store_true",
+                        help="run the plain command lines through the click-free path (forgec.cli._fast)")
     args = parser.parse_args()
+    if args.click_free:
+        _force_click_free()
     if args.compare:
         before, after = (json.loads(p.read_text()) for p in args.compare)
         differ = sorted(k for k in before.keys() & after.keys() if before[k] != after[k])
@@ -150,6 +177,8 @@ def main() -> None:
     for line in problems:
         print(f"cache differs: {line}")
     print(f"{len(hashes)} outputs hashed, {len(problems)} where the cache changed the output")
+    if args.click_free:
+        print(f"{_CLICK_FREE[0]} runs took the click-free path")
     if args.out:
         args.out.write_text(json.dumps(hashes, indent=1, sort_keys=True) + "\n")
     sys.exit(1 if problems else 0)

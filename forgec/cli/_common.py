@@ -5,6 +5,9 @@ Every usage or I/O problem a command reports (not click's own usage errors) has 
 ``forgec <command>: error: <message>``, so scripts and people can tell which command complained.
 Library errors arrive as :class:`~forgec.errors.ForgecError`, which carries its exit code; the
 guard maps the whole family in one place, and anything else is a bug (``internal error``).
+
+Importing this module does not import click: the click-free ``forgec validate`` (:mod:`forgec.cli._fast`)
+runs the same guard and messages, printing through :func:`forgec.cli._echo.echo`.
 """
 
 from __future__ import annotations
@@ -15,8 +18,7 @@ import sys
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
-import click
-
+from forgec.cli._echo import echo, running_click_free
 from forgec.errors import ForgecError
 
 if TYPE_CHECKING:
@@ -50,8 +52,6 @@ def no_traceback(fn: F) -> F:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return fn(*args, **kwargs)
-        except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
-            raise
         except (KeyboardInterrupt, SystemExit):
             raise
         except BrokenPipeError:
@@ -63,21 +63,36 @@ def no_traceback(fn: F) -> F:
             error(str(exc))
             sys.exit(exc.exit_code)
         except Exception as exc:  # a bug: reported as one, never disguised as a usage problem
-            if os.environ.get("FORGEC_DEBUG"):
+            if _is_click_control(exc) or os.environ.get("FORGEC_DEBUG"):
                 raise
-            click.echo(f"{prog()}: internal error: {type(exc).__name__}: {exc}", err=True)
-            click.echo(REPORT_HINT, err=True)
+            echo(f"{prog()}: internal error: {type(exc).__name__}: {exc}", err=True)
+            echo(REPORT_HINT, err=True)
             sys.exit(2)
 
     return wrapper  # type: ignore[return-value]
+
+
+def _is_click_control(exc: Exception) -> bool:
+    """click's own exceptions (usage errors, ``Exit``, ``Abort``) pass the guard untouched.  None
+    can exist before click is imported, so the click-free path never imports click to ask."""
+    click = sys.modules.get("click")
+    if click is None:
+        return False
+    return isinstance(exc, (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort))
 
 
 def prog() -> str:
     """``forgec <command>`` (``forgec snapshot check``) of the running command, for messages.
 
     Built from the click contexts below the root, so it reads the same whether forgec runs as a
-    console script or in-process (``CliRunner``, whose root is not called ``forgec``).
+    console script or in-process (``CliRunner``, whose root is not called ``forgec``); the
+    click-free path names its command itself.
     """
+    command = running_click_free()
+    if command is not None:
+        return command
+    import click
+
     names: list[str] = []
     ctx = click.get_current_context(silent=True)
     while ctx is not None and ctx.parent is not None:
@@ -95,7 +110,7 @@ def error(message: str) -> None:
     """
     from forgec.output import escape_controls
 
-    click.echo(f"{prog()}: error: {escape_controls(message)}", err=True)
+    echo(f"{prog()}: error: {escape_controls(message)}", err=True)
 
 
 def fail(message: str) -> NoReturn:
@@ -112,7 +127,7 @@ def echo_diagnostics(path: str, diagnostics: Iterable[Diagnostic], *, err: bool 
     from forgec.output.concise import format_finding
 
     for diagnostic in diagnostics:
-        click.echo(format_finding(path, Finding(diagnostic, diagnostic.level)), err=err)
+        echo(format_finding(path, Finding(diagnostic, diagnostic.level)), err=err)
 
 
 def echo_notes(diagnostics: Iterable[Diagnostic], command: str, *, quiet: bool = False) -> None:
@@ -125,11 +140,13 @@ def echo_notes(diagnostics: Iterable[Diagnostic], command: str, *, quiet: bool =
         if quiet and diagnostic.level == "info":
             continue
         message = escape_controls(diagnostic.message)
-        click.echo(f"{command}: {diagnostic.level}: {message} [{diagnostic.code}]", err=True)
+        echo(f"{command}: {diagnostic.level}: {message} [{diagnostic.code}]", err=True)
 
 
 def trust_plugins_option(func: F) -> F:
     """The ``--trust-plugins`` flag, with one help text for every command."""
+    import click
+
     return click.option("--trust-plugins", "trust_plugins", is_flag=True, help=TRUST_HELP)(func)
 
 
@@ -140,6 +157,8 @@ def reject_empty_paths(paths: tuple[str, ...] | list[str]) -> None:
     (or snapshot) some other folder and could pass while the intended file was never looked at.
     """
     if any(str(p) == "" for p in paths):
+        import click
+
         raise click.UsageError("an empty PATH ('') was given (an unset variable?); name a file or folder, "
                                "or give no PATH for the current project")
 

@@ -8,9 +8,8 @@ import os
 import sys
 from pathlib import Path
 
-import click
-
 from forgec.cli._common import fail, prog
+from forgec.cli._echo import echo
 
 __all__ = ["read_stdin", "stdin_hint", "write_out"]
 
@@ -31,7 +30,7 @@ def write_out(target: str, text: str, *, overwrite: bool, inputs: tuple[Path | N
     from forgec.atomic import ExistingFilesError, write_output
 
     if target == "-":
-        click.echo(text, nl=False)
+        echo(text, nl=False)
         return
     if target == "":
         fail("cannot write '': empty file name")
@@ -61,7 +60,7 @@ def stdin_hint() -> None:
     """
     isatty = getattr(sys.stdin, "isatty", None)
     if isatty is not None and isatty():
-        click.echo(f"{prog()}: reading standard input; end it with Ctrl-D, or pipe a file in "
+        echo(f"{prog()}: reading standard input; end it with Ctrl-D, or pipe a file in "
                    "(cat stack.json | forgec …)", err=True)
 
 

@@ -13,51 +13,26 @@ import sys
 import time
 from collections import Counter
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
-
-import click
+from typing import TYPE_CHECKING
 
 from forgec.cli._common import echo_notes, error, use_color
+from forgec.cli._echo import echo
 from forgec.cli._io import read_stdin, write_out
 
 if TYPE_CHECKING:
+    from forgec.cli._validate_options import ValidateOptions
     from forgec.diagnostics.findings import LintReport
     from forgec.environment import Environment
     from forgec.settings import RuleSelection
     from forgec.workspace import DiscoveryResult
 
-__all__ = ["ValidateRun", "run_once", "watch"]
+__all__ = ["run_once", "watch"]
 
 #: how often ``--watch`` looks at the files (seconds): fast enough to feel immediate
 _POLL = 0.4
 
 
-class ValidateRun(NamedTuple):
-    """The parsed options of one run (what :func:`run_once` needs besides the environment).
-
-    A named tuple, not a frozen dataclass: it is built once per run, and defining a 15-field frozen
-    dataclass generates and compiles its methods at import, ~1 ms of every cold ``forgec validate``.
-    """
-
-    paths: tuple[str, ...]
-    fmt: str
-    strict: bool | None
-    quiet: bool
-    color: bool | None
-    stdin_filename: str | None
-    output_file: str | None
-    overwrite: bool
-    global_dir: Path | None
-    no_global: bool
-    check_auth: bool
-    fix: bool = False
-    diff: bool = False
-    statistics: bool = False
-    #: the on-disk cache's folder (``None``: ``--no-cache``); never used by ``--fix``/``--diff``
-    cache_dir: Path | None = None
-
-
-def _discover(args: ValidateRun, env: Environment) -> DiscoveryResult:
+def _discover(args: ValidateOptions, env: Environment) -> DiscoveryResult:
     from forgec.workspace import expand_paths, home_targets
 
     found = expand_paths(list(args.paths), global_dir=args.global_dir)
@@ -66,7 +41,7 @@ def _discover(args: ValidateRun, env: Environment) -> DiscoveryResult:
     return found
 
 
-def _lint(args: ValidateRun, env: Environment, selection: RuleSelection, found: DiscoveryResult) -> LintReport:
+def _lint(args: ValidateOptions, env: Environment, selection: RuleSelection, found: DiscoveryResult) -> LintReport:
     from forgec.lint import lint
 
     cache = None
@@ -102,7 +77,7 @@ def _statistics(report: LintReport, fmt: str) -> str:
     return "".join(line + "\n" for line in lines) + report.summary_line(folded=False) + "\n"
 
 
-def _fix_or_diff(args: ValidateRun, report: LintReport) -> int | None:
+def _fix_or_diff(args: ValidateOptions, report: LintReport) -> int | None:
     """``--fix`` writes the repairs (then the run reports what is left); ``--diff`` prints them and
     ends the run (exit 1 when there is something to fix).  ``None``: go on and report."""
     from forgec.lint.repair import fix_report
@@ -114,17 +89,17 @@ def _fix_or_diff(args: ValidateRun, report: LintReport) -> int | None:
             error(f"{fixed.path}: not fixed: {fixed.refused}")
     count = sum(len(f.applied) for f in fixes if not f.refused)
     if args.diff:
-        click.echo("".join(f.diff() for f in fixes if not f.refused), nl=False)
+        echo("".join(f.diff() for f in fixes if not f.refused), nl=False)
         noun = "fix" if count == 1 else "fixes"
-        click.echo(f"Would apply {count} {noun} in {sum(1 for f in fixes if f.applied)} file(s).", err=True)
+        echo(f"Would apply {count} {noun} in {sum(1 for f in fixes if f.applied)} file(s).", err=True)
         return 1 if count else 0
     if count:
-        click.echo(f"Fixed {count} problem{'s' if count != 1 else ''} "
-                   f"in {sum(1 for f in fixes if f.applied)} file(s).", err=True)  # fmt: skip
+        echo(f"Fixed {count} problem{'s' if count != 1 else ''} "
+             f"in {sum(1 for f in fixes if f.applied)} file(s).", err=True)  # fmt: skip
     return None
 
 
-def run_once(args: ValidateRun, env: Environment, selection: RuleSelection) -> int:
+def run_once(args: ValidateOptions, env: Environment, selection: RuleSelection) -> int:
     """One run: the exit code (0, 1 or 2) it ends with."""
     found = _discover(args, env)
     for message in found.errors:
@@ -153,11 +128,11 @@ def run_once(args: ValidateRun, env: Environment, selection: RuleSelection) -> i
         write_out(args.output_file, text, overwrite=args.overwrite, inputs=tuple(Path(p) for p in sorted(checked)))
     else:
         # color=True stops click from stripping the escapes it would strip on a pipe
-        click.echo(text, nl=False, color=colored)
+        echo(text, nl=False, color=colored)
     return report.exit_code
 
 
-def _state(args: ValidateRun, env: Environment) -> tuple[tuple[str, int, int], ...]:
+def _state(args: ValidateOptions, env: Environment) -> tuple[tuple[str, int, int], ...]:
     """What ``--watch`` compares: every file a run would read, with its modification time and size."""
     from forgec.workspace import STACK_SUFFIXES, list_resource_files
 
@@ -179,16 +154,16 @@ def _state(args: ValidateRun, env: Environment) -> tuple[tuple[str, int, int], .
     return tuple(state)
 
 
-def watch(args: ValidateRun, env: Environment, selection: RuleSelection) -> None:
+def watch(args: ValidateOptions, env: Environment, selection: RuleSelection) -> None:
     """Run, then run again each time a checked file changes, until Ctrl-C (exit 130)."""
     previous = None
     while True:
         state = _state(args, env)
         if state != previous:
             if previous is not None:
-                click.echo(f"\n[{time.strftime('%H:%M:%S')}] a file changed; checking again", err=True)
+                echo(f"\n[{time.strftime('%H:%M:%S')}] a file changed; checking again", err=True)
             run_once(args, env, selection)
-            click.echo(f"Watching {len(state)} file(s) for changes (Ctrl-C to stop).", err=True)
+            echo(f"Watching {len(state)} file(s) for changes (Ctrl-C to stop).", err=True)
             previous = _state(args, env)  # the run itself may have fixed files
         sys.stdout.flush()
         time.sleep(_POLL)

@@ -12,6 +12,14 @@ from pathlib import Path
 import click
 
 from forgec.cli._common import no_traceback, reject_empty_paths, trust_plugins_option
+from forgec.cli._validate_options import (
+    CACHE_DIR_ENVVAR,
+    DEFAULTS,
+    NO_CACHE_ENVVAR,
+    ValidateOptions,
+    selectors,
+    start,
+)
 from forgec.output import FORMATS
 
 _EPILOG = """\b
@@ -65,76 +73,72 @@ internal error."""
 
 
 def _selectors(values: tuple[str, ...], option: str) -> tuple[str, ...] | None:
-    """The selectors of a repeatable ``--select``-style option (None when not given).
+    """:func:`~forgec.cli._validate_options.selectors`, an empty one reported as click's usage error.
 
     Each occurrence must name at least one rule: ``--select ""`` (an unset CI variable) is a usage
     error, not "no rules, all checks passed".
     """
     from forgec.errors import SettingsError
-    from forgec.settings import parse_selector_list
 
-    if not values:
-        return None
     try:
-        out: list[str] = []
-        for value in values:
-            out.extend(parse_selector_list(value))
-        return tuple(out)
+        return selectors(values)
     except SettingsError as exc:
         raise click.BadParameter(str(exc).removeprefix("command line: "), param_hint=f"'{option}'") from exc
 
 
 @click.command(epilog=_EPILOG, context_settings={"help_option_names": ["-h", "--help"]})
-@click.argument("paths", nargs=-1, metavar="[PATH]...")
+@click.argument("paths", nargs=-1, metavar="[PATH]...", default=DEFAULTS["paths"])
 @click.option(
     "--format",
     "fmt",
     type=click.Choice(FORMATS),
-    default="full",
+    default=DEFAULTS["fmt"],
     show_default=True,
     help="full: source excerpt with a caret; concise: one line each; json; github: workflow annotations; "
          "sarif: SARIF 2.1.0; junit: JUnit XML test report; gitlab: GitLab Code Quality.",
 )
-@click.option("--strict/--no-strict", default=None, help="Warnings fail too (exit 1). Default: [tool.forgec] strict, else off.")
-@click.option("--select", "select", multiple=True, metavar="CODES",
+@click.option("--strict/--no-strict", default=DEFAULTS["strict"], help="Warnings fail too (exit 1). Default: [tool.forgec] strict, else off.")
+@click.option("--select", "select", multiple=True, default=DEFAULTS["select"], metavar="CODES",
               help="Only these rules: comma-separated codes (FG135), names (duplicate-item-id) or prefixes (FG1). Replaces [tool.forgec] select.")
-@click.option("--extend-select", "extend_select", multiple=True, metavar="CODES",
+@click.option("--extend-select", "extend_select", multiple=True, default=DEFAULTS["extend_select"], metavar="CODES",
               help="Rules to add to the selection (same forms as --select); keeps [tool.forgec] select.")
-@click.option("--ignore", "ignore", multiple=True, metavar="CODES",
+@click.option("--ignore", "ignore", multiple=True, default=DEFAULTS["ignore"], metavar="CODES",
               help="Skip these rules (same forms as --select); added to [tool.forgec] ignore.")
-@click.option("-q", "--quiet", is_flag=True, help="Print only the summary (json: only {\"summary\": …}; sarif: unaffected).")
-@click.option("--color/--no-color", "color", default=None,
+@click.option("-q", "--quiet", is_flag=True, default=DEFAULTS["quiet"], help="Print only the summary (json: only {\"summary\": …}; sarif: unaffected).")
+@click.option("--color/--no-color", "color", default=DEFAULTS["color"],
               help="Colour the full format. Default: on a terminal only (NO_COLOR/FORCE_COLOR honoured).")
-@click.option("--stdin-filename", metavar="NAME",
+@click.option("--stdin-filename", metavar="NAME", default=DEFAULTS["stdin_filename"],
               help="With PATH '-': the name of the stack read from standard input (fallback id, JSON or YAML by extension, name in output).")
-@click.option("--config", "config_file", type=click.Path(dir_okay=False), metavar="FILE",
+@click.option("--config", "config_file", type=click.Path(dir_okay=False), metavar="FILE", default=DEFAULTS["config_file"],
               help="Read [tool.forgec] from this pyproject.toml instead of the nearest one.")
-@click.option("--isolated", is_flag=True, help="Ignore any pyproject.toml configuration.")
-@click.option("-o", "--output-file", metavar="FILE",
+@click.option("--isolated", is_flag=True, default=DEFAULTS["isolated"], help="Ignore any pyproject.toml configuration.")
+@click.option("-o", "--output-file", metavar="FILE", default=DEFAULTS["output_file"],
               help="Write the report to FILE instead of standard output ('-': standard output).")
-@click.option("--overwrite", is_flag=True, help="Let -o replace an existing file.")
+@click.option("--overwrite", is_flag=True, default=DEFAULTS["overwrite"], help="Let -o replace an existing file.")
 @click.option("--global-dir", "global_dir", type=click.Path(file_okay=False, path_type=Path), metavar="DIR",
+              default=DEFAULTS["global_dir"],
               help="The user-global forge folder (default: $PI_FORGE_GLOBAL_DIR, else ~/.pi/forge): its stacks, "
                    "agent profiles and config.json are checked -- without PATH always, with PATHs when this "
                    "option is given -- and profiles' stack references are resolved against it.")
-@click.option("--no-global", "no_global", is_flag=True,
+@click.option("--no-global", "no_global", is_flag=True, default=DEFAULTS["no_global"],
               help="Without PATH: check the project only, not the user-global forge folder too.")
 @click.option("--models", "models_file", type=click.Path(exists=True, dir_okay=False, path_type=Path), metavar="FILE",
+              default=DEFAULTS["models_file"],
               help="A model catalog (JSON or YAML) to check agent profiles' models and thinking levels against, "
                    "over .pi/forge/models.json and ~/.config/forgec/models.json.")
-@click.option("--check-auth", is_flag=True,
+@click.option("--check-auth", is_flag=True, default=DEFAULTS["check_auth"],
               help="Also require each agent profile's model to have its credentials variable (auth.env) set "
                    "-- checks presence only, never reads the value out; the models are then checked even "
                    "without a configured catalog.")
-@click.option("--fix", is_flag=True, help="Apply the safe fixes (a misspelt key with one candidate, a role or slot "
+@click.option("--fix", is_flag=True, default=DEFAULTS["fix"], help="Apply the safe fixes (a misspelt key with one candidate, a role or slot "
               "in the wrong case, a repeated regex flag) in place, then report what is left.")
-@click.option("--diff", is_flag=True, help="Show the fixes --fix would make as a unified diff; write nothing.")
-@click.option("--statistics", is_flag=True, help="Print how many findings each rule has, instead of the findings.")
-@click.option("--watch", is_flag=True, help="Check again whenever a checked file changes (Ctrl-C to stop).")
-@click.option("--no-cache", "no_cache", is_flag=True, envvar="FORGEC_NO_CACHE",
+@click.option("--diff", is_flag=True, default=DEFAULTS["diff"], help="Show the fixes --fix would make as a unified diff; write nothing.")
+@click.option("--statistics", is_flag=True, default=DEFAULTS["statistics"], help="Print how many findings each rule has, instead of the findings.")
+@click.option("--watch", is_flag=True, default=DEFAULTS["watch"], help="Check again whenever a checked file changes (Ctrl-C to stop).")
+@click.option("--no-cache", "no_cache", is_flag=True, default=DEFAULTS["no_cache"], envvar=NO_CACHE_ENVVAR,
               help="Check every file afresh: neither read nor write the cache ($FORGEC_NO_CACHE=1 too).")
 @click.option("--cache-dir", "cache_dir", type=click.Path(file_okay=False, path_type=Path), metavar="DIR",
-              envvar="FORGEC_CACHE_DIR", show_envvar=True,
+              default=DEFAULTS["cache_dir"], envvar=CACHE_DIR_ENVVAR, show_envvar=True,
               help="Where the cache lives. Default: .forgec_cache in the folder of the pyproject.toml with "
                    "[tool.forgec], else the Pi project's root, else the current folder.")
 @trust_plugins_option
@@ -168,14 +172,8 @@ def validate(
     """Lint prompt stacks, agent profiles, forge config and model catalogs: pi-forge's diagnostics
     (exact level, message and item id or field) plus forgec's own rules, each with a code, a name
     and a file:line:column position."""
-    from forgec.cli._validate_run import ValidateRun, run_once
-    from forgec.cli._validate_run import watch as watch_files
-    from forgec.environment import Environment
-    from forgec.settings import RuleSelection
-    from forgec.workspace import config_start
-
-    selection_args = (_selectors(select, "--select"), _selectors(extend_select, "--extend-select") or (),
-                      _selectors(ignore, "--ignore") or ())  # fmt: skip
+    for values, option in ((select, "--select"), (extend_select, "--extend-select"), (ignore, "--ignore")):
+        _selectors(values, option)
     if stdin_filename is not None and "-" not in paths:
         raise click.UsageError("--stdin-filename needs '-' among the paths (the stack is read from standard input)")
     if paths.count("-") > 1:
@@ -187,19 +185,10 @@ def validate(
         raise click.UsageError("--no-global leaves the user-global folder out; it cannot be combined with --global-dir")
     if (watch or fix or diff) and "-" in paths:
         raise click.UsageError("--watch, --fix and --diff work on files, not on standard input ('-')")
-    env = Environment.discover(
-        config_start(paths, stdin_filename), trust_plugins=trust_plugins, isolated=isolated,
-        config_file=Path(config_file) if config_file is not None else None,
-        global_dir=global_dir, models_file=models_file,
-    )  # fmt: skip
-    selection = RuleSelection(env.settings, selection_args[0], selection_args[2], selection_args[1])
-    if not no_cache and cache_dir is None:
-        from forgec.lint.result_cache import default_cache_dir
-
-        cache_dir = default_cache_dir(env.settings.path, env.project_root)
-    args = ValidateRun(paths, fmt, strict, quiet, color, stdin_filename, output_file, overwrite, global_dir,
-                       no_global, check_auth, fix=fix, diff=diff, statistics=statistics,
-                       cache_dir=None if no_cache else cache_dir)  # fmt: skip
-    if watch:
-        watch_files(args, env, selection)
-    sys.exit(run_once(args, env, selection))
+    sys.exit(start(ValidateOptions(
+        paths=paths, fmt=fmt, strict=strict, select=select, extend_select=extend_select, ignore=ignore, quiet=quiet,
+        color=color, stdin_filename=stdin_filename, config_file=config_file, isolated=isolated,
+        output_file=output_file, overwrite=overwrite, global_dir=global_dir, no_global=no_global,
+        models_file=models_file, check_auth=check_auth, fix=fix, diff=diff, statistics=statistics, watch=watch,
+        no_cache=no_cache, cache_dir=cache_dir, trust_plugins=trust_plugins,
+    )))  # fmt: skip

@@ -3,7 +3,8 @@
 Not a timing test: it checks *which* modules a fresh interpreter has loaded after validating a stack
 with macros, an unknown macro (which triggers the untrusted-plugin note) and regex rules.  lark,
 ``regex``, ``importlib.metadata`` and the jsregex matcher each cost tens of milliseconds and are not
-needed to lint such a stack.  A clean stack needs less still: answered from the cache, no diagnostic
+needed to lint such a stack, and neither is click: the console script runs a plain ``forgec validate``
+without it (``forgec.cli._fast``), while any other command line still goes to click.  A clean stack needs less still: answered from the cache, no diagnostic
 record, rule catalog, loader or suppression parser; checked afresh, no slot renderer, fix
 applier, ``difflib`` or ``unicodedata`` (issue 14's cold-start budget is counted in milliseconds,
 and each of these costs ~1-3).
@@ -41,7 +42,7 @@ try:
     main(["validate", "--format", "json", *sys.argv[1:]])
 except SystemExit:
     pass
-heavy = ("lark", "regex", "importlib.metadata", "ruamel.yaml", "rich", "icu", "jsonschema",
+heavy = ("click", "lark", "regex", "importlib.metadata", "ruamel.yaml", "rich", "icu", "jsonschema",
          "forgec.js.regex.pattern", "forgec.js.regex._unicode_data", "hashlib")
 print(json.dumps(sorted(m for m in heavy if m in sys.modules)), file=sys.stderr)
 """
@@ -91,10 +92,10 @@ print(json.dumps(sorted(m for m in sys.modules if m.startswith(tuple(sys.argv[1]
 """
 
 #: what a clean stack answered from the cache never needs
-_CACHED_UNUSED = ("forgec.diagnostics.core", "forgec.rules", "forgec.lint.suppressions", "forgec.js", "forgec.codecs",
+_CACHED_UNUSED = ("click", "forgec.cli._group", "forgec.diagnostics.core", "forgec.rules", "forgec.lint.suppressions", "forgec.js", "forgec.codecs",
                   "forgec.source", "forgec.compile", "difflib", "unicodedata", "json.tool")  # fmt: skip
 #: what checking a clean stack afresh never needs
-_FRESH_UNUSED = ("forgec.compile.slots", "forgec.js.collation", "forgec.lint.suppressions", "forgec.lint.repair", "difflib",
+_FRESH_UNUSED = ("click", "forgec.compile.slots", "forgec.js.collation", "forgec.lint.suppressions", "forgec.lint.repair", "difflib",
                  "unicodedata")
 
 
@@ -110,3 +111,48 @@ def test_a_clean_stack_loads_only_what_it_uses(tmp_path: Path) -> None:
                               capture_output=True, text=True, check=False, env=env)  # fmt: skip
         assert "All checks passed (1 file checked)." in done.stdout, done.stdout + done.stderr
         assert json.loads(done.stderr.strip().splitlines()[-1]) == [], extra
+
+
+CONSOLE_SCRIPT = """
+import json, sys
+from forgec.cli import main
+loaded = "click" in sys.modules
+try:
+    main()
+except SystemExit as exc:
+    print(json.dumps([loaded, "click" in sys.modules, exc.code]), file=sys.stderr)
+"""
+
+
+def test_the_console_script_loads_click_only_for_what_click_runs(tmp_path: Path) -> None:
+    """Importing the entry point loads no click; the plain ``validate FILE`` runs without it; an
+    option the fast path leaves to click (``--statistics``), ``--help`` and another command load it and work."""
+    path = tmp_path / "clean.json"
+    path.write_text(json.dumps(CLEAN), encoding="utf-8")
+    env = {**os.environ, "FORGEC_CACHE_DIR": str(tmp_path / "cache")}
+    env.pop("FORGEC_NO_CACHE", None)
+    for args, click_loaded in (
+        (["validate", str(path)], False),
+        (["validate", "--format", "concise", str(path), "--no-cache"], False),
+        (["validate", "--strict", "-q", str(path)], False),
+        (["validate", "--statistics", str(path)], True),
+        (["validate", "--help"], True),
+        (["rule", "FG101"], True),
+    ):
+        done = subprocess.run([sys.executable, "-c", CONSOLE_SCRIPT, *args], capture_output=True, text=True,
+                              check=False, env=env)  # fmt: skip
+        assert json.loads(done.stderr.strip().splitlines()[-1]) == [False, click_loaded, 0], (args, done.stderr)
+        assert done.stdout
+
+
+def test_python_dash_m_forgec_takes_the_click_free_path_too(tmp_path: Path) -> None:
+    path = tmp_path / "clean.json"
+    path.write_text(json.dumps(CLEAN), encoding="utf-8")
+    script = ("import atexit, runpy, sys; atexit.register(lambda: print('click' in sys.modules, file=sys.stderr)); "
+              "runpy.run_module('forgec', run_name='__main__', alter_sys=True)")
+    env = {**os.environ, "FORGEC_CACHE_DIR": str(tmp_path / "cache")}
+    for args, click_loaded in ((["validate", str(path)], "False"), (["validate", "--isolated", str(path)], "True")):
+        done = subprocess.run([sys.executable, "-c", script, *args], capture_output=True, text=True, check=False,
+                              env=env)  # fmt: skip
+        assert (done.returncode, done.stderr.split()[-1]) == (0, click_loaded), done.stderr
+        assert "All checks passed (1 file checked)." in done.stdout

@@ -28,9 +28,11 @@ sys.meta_path.insert(0, Interrupt())
 @pytest.mark.parametrize(
     ("module", "statement"),
     [
-        ("click", "from forgec.cli import main"),  # the console script's import
+        ("click", "from forgec.cli import main; main(['rule', 'FG101'])"),  # the console script loads click
         ("click", "import runpy; runpy.run_module('forgec', run_name='__main__')"),  # python -m forgec
         ("forgec.cli.rule", "from forgec.cli import main; main(['rule', 'FG101'])"),  # a lazy command import
+        # the click-free `forgec validate FILE` (forgec.cli._fast) while it loads the linter
+        ("forgec.lint", "from forgec.cli import main; main(['validate', '--no-cache', 'examples/broken/typos.yaml'])"),
     ],
 )
 def test_interrupt_while_importing_exits_130(module: str, statement: str) -> None:
