@@ -70,6 +70,7 @@ COMPILED_MODULES: tuple[str, ...] = (
     "js/json.py",
     "js/regex/pattern.py",
     "js/regex/replace.py",
+    "js/report_utf8.py",
     "js/values.py",
     "model/messages.py",
     "model/slot_schemas.py",
