@@ -147,14 +147,38 @@ def import_silly(
 
 def _print_json(done: ProjectImport) -> None:
     """``{"import": …}`` exactly pi-forge's; forgec's additions are separate top-level keys."""
-    from forgec.js.values import dumps_report
+    from forgec.js.report_utf8 import dumps_report_utf8
 
     doc: dict[str, object] = {"import": done.result.import_section()}
     if done.with_fidelity:
         doc["fidelity"] = done.result.fidelity
     if done.written:
         doc["written"] = [str(path) for path, _ in done.files]
-    click.echo(dumps_report(doc), nl=False)
+    _echo_utf8(dumps_report_utf8(doc))
+
+
+def _echo_utf8(data: bytes) -> None:
+    """``click.echo(data.decode("utf-8"), nl=False)``, with the bytes written as they are where that
+    writes the same bytes: standard output (the stream ``click.echo`` writes a text to) encodes UTF-8,
+    has a binary buffer, and ends lines with ``\\n`` (not Windows, whose text streams write
+    ``\\r\\n``).  The document is valid UTF-8 (no surrogate: ``JSON.stringify`` escapes lone ones, so the
+    stream's error handler never acts) and holds no escape character (``\\u001b`` is written
+    escaped), so click's ANSI stripping of a text not sent to a terminal has nothing to remove.  The
+    text path decoded a megabyte, scanned it for ANSI codes and encoded it again."""
+    import codecs
+    import os
+
+    stream = sys.stdout
+    encoding = getattr(stream, "encoding", None)
+    if (
+        os.linesep == "\n"
+        and isinstance(encoding, str)
+        and codecs.lookup(encoding).name == "utf-8"
+        and getattr(stream, "buffer", None) is not None
+    ):
+        click.echo(data, nl=False)
+    else:
+        click.echo(data.decode("utf-8"), nl=False)
 
 
 def _print_text(done: ProjectImport) -> None:

@@ -328,3 +328,37 @@ def test_windows_1252_bytes_decode_to_replacement_characters(tmp_path: Path) -> 
     assert code == 0
     item = json.loads(out)["import"]["stack"]["items"][0]
     assert (item["name"], item["content"]) == ("Writer\ufffds Guide", "isn\ufffdt")
+
+
+def _accented_preset(path: Path) -> None:
+    content = "Ça va ? « Oui », dit-elle.\n\tNew \"line\" \\ " * 40  # long: the byte-wise escapes
+    path.write_text(json.dumps({
+        "prompts": [{"identifier": "main", "name": "Résumé", "role": "system", "content": content}],
+        "prompt_order": [{"character_id": 1, "order": [{"identifier": "main", "enabled": True}]}],
+    }), encoding="utf-8")  # fmt: skip
+
+
+@pytest.mark.parametrize("charset", ["utf-8", "utf-16", "latin-1"])
+def test_json_output_is_written_in_the_stream_encoding(tmp_path: Path, charset: str) -> None:
+    # the document is written as UTF-8 bytes only where the text stream would have written those bytes
+    # (docs/performance.md, "Stop 25"); any other encoding still gets the text
+    from forgec.importers.sillytavern.project import import_into_project
+    from forgec.js.values import dumps_report
+
+    _accented_preset(tmp_path / "p.json")
+    env = {"SOURCE_DATE_EPOCH": "1773476813"}
+    old = Path.cwd()
+    os.chdir(tmp_path)
+    try:
+        result = CliRunner(charset=charset).invoke(cli, ["import-silly", "p.json", "--dry-run", "--format", "json"], env=env)
+        os.environ["SOURCE_DATE_EPOCH"] = env["SOURCE_DATE_EPOCH"]
+        try:
+            done = import_into_project(Path("p.json"), dry_run=True, texts=False)
+        finally:
+            del os.environ["SOURCE_DATE_EPOCH"]
+    finally:
+        os.chdir(old)
+    assert result.exit_code == 0, result.output
+    expected = dumps_report({"import": done.result.import_section()})
+    assert result.stdout_bytes == expected.encode(charset, "backslashreplace")  # forgec.cli sets the handler
+    assert "Ça va" in json.loads(result.stdout)["import"]["stack"]["items"][0]["content"]

@@ -148,3 +148,15 @@ def test_a_real_import_renders_its_files_even_without_texts(tmp_path: Path) -> N
     assert done.rendered and done.written
     for path, text in done.files:
         assert text and path.read_text("utf-8") == text
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_newline_runs_collapse_as_the_plain_substitution(seed: int) -> None:
+    # the run test is the pattern's own search (docs/performance.md, "Stop 25"): the result is
+    # ``text.replace(/\n{3,}/g, "\n\n")`` on texts of every string width
+    import re
+
+    rng = random.Random(seed)
+    pieces = ("\n", "\n\n", "\n\n\n", "a", " ", "\r\n", "é", "\U0001f600", "\u2028")
+    text = "".join(rng.choice(pieces) for _ in range(rng.randrange(0, 80)))
+    assert collapse_newline_runs(text) == re.sub(r"\n{3,}", "\n\n", text)

@@ -17,6 +17,7 @@ from forgec.js.json import (
     JSONDepthError,
     JSONParseError,
     loads,
+    loads_decoded,
     loads_shallow,
     scan_spans,
     v8_parse_error,
@@ -257,3 +258,34 @@ def test_loads_shallow_at_the_bound() -> None:
     assert loads_shallow('["{{{"]', 3) is TOO_MANY_OPENINGS
     with pytest.raises(JSONParseError):
         loads_shallow("[1,]", 5)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_DOCUMENTS, st.sampled_from([0, 1, 300, 5000]))
+def test_loads_decoded_matches_loads(text: str, padding: int) -> None:
+    """The preset reader's counting decoder (docs/performance.md, "Stop 25"): under its integer
+    budget (padding makes the budget) and past it (the digit-run test then picks the decoder), the
+    value, its types and key order are :func:`loads`'s -- integers beyond 2**53 become floats."""
+    padded = text + " " * padding
+    data = padded.encode("utf-8")
+    assert repr(loads_decoded(padded, data)) == repr(_reference(text))
+
+
+def test_loads_decoded_on_both_sides_of_the_budget() -> None:
+    many = "[" + ",".join(["9007199254740993", "7"] * 400) + "]"  # 800 integers in ~7 kB: past the budget
+    few = many + " " * 256 * 900  # the same integers, within the budget
+    for text in (many, few):
+        value = loads_decoded(text, text.encode())
+        assert type(value[0]) is float and type(value[1]) is int
+        assert repr(value) == repr(_reference(text))
+
+
+@pytest.mark.parametrize("text", [row[0] for row in V8_TABLE] + ["[1, 2, 1e400, NaN]", '{"a": 123456789012345678}x'])
+def test_loads_decoded_fails_as_loads(text: str) -> None:
+    expected = v8_parse_error(text)
+    if expected is None:
+        assert repr(loads_decoded(text, text.encode("utf-8", "surrogatepass"))) == repr(loads(text))
+        return
+    with pytest.raises(JSONParseError) as raised:
+        loads_decoded(text, text.encode("utf-8", "surrogatepass"))
+    assert (raised.value.reason, raised.value.offset) == (expected.reason, expected.offset)

@@ -75,8 +75,12 @@ def strip_comments_and_trims(content: str) -> str:
 
 
 def collapse_newline_runs(text: str) -> str:
-    """``text.replace(/\\n{3,}/g, "\\n\\n")``; a text without three newlines in a row is returned as it is."""
-    return NEWLINE_RUN_RE.sub("\n\n", text) if "\n\n\n" in text else text
+    """``text.replace(/\\n{3,}/g, "\\n\\n")``; a text without three newlines in a row is returned as it is.
+
+    The test is the pattern's own search: ``re`` finds its literal prefix about twice as fast as
+    ``"\\n\\n\\n" in text`` on the four-byte-per-character texts an emoji makes (most of a large preset's
+    texts hold no run, so the test reads them whole)."""
+    return NEWLINE_RUN_RE.sub("\n\n", text) if NEWLINE_RUN_RE.search(text) is not None else text
 
 
 #: a text that is all JavaScript whitespace (``match`` stops at its first other character)
