@@ -10,9 +10,9 @@ loader or raw (the web-editor path), and every field is read with pi-forge's len
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from itertools import count, repeat
+from itertools import count, islice, repeat
 from operator import setitem
 from typing import TYPE_CHECKING, Any
 
@@ -250,23 +250,63 @@ _IMPLICIT_HEAD: dict[str, Any] = {"kind": "implicit-history", "itemName": "Conve
 
 
 def _history_sources(head: dict[str, Any], history: list[Any], roles: list[str] | None = None) -> list[dict[str, Any]]:
-    """One source per history message: ``head``'s members, then ``historyIndex``, ``historyCount``, ``role``.
-
-    This runs once per message of the host's conversation (50,000 in the scale benchmark), so the
-    records are built by C loops, with no bytecode per message: one template copied per message (a
-    dict copy clones the key table), then the two members that change stored by ``map`` over
-    :func:`operator.setitem`.  ``roles``: the :func:`~forgec.model.messages.role_of` of each message
-    when the history pipeline read them already; else they are read in bulk by
-    :func:`~forgec.model.messages.roles_of`.
-    """
-    template = {**head, "historyIndex": 0, "historyCount": len(history), "role": ""}
-    sources: list[dict[str, Any]] = list(map(dict.copy, repeat(template, len(history))))
-    _store_all(sources, "historyIndex", count(1))
-    _store_all(sources, "role", roles_of(history) if roles is None else roles)
+    """One source per history message (:func:`_add_history_sources`), as a new list."""
+    sources: list[dict[str, Any]] = []
+    _add_history_sources(sources, head, history, roles)
     return sources
 
 
-def _store_all(records: list[dict[str, Any]], key: str, values: Iterable[Any]) -> None:
+def _add_history_sources(
+    sources: list[dict[str, Any]], head: dict[str, Any], history: list[Any], roles: list[str] | None = None
+) -> None:
+    """Append one source per history message to ``sources``: ``head``'s members, then
+    ``historyIndex``, ``historyCount``, ``role``.
+
+    This runs once per message of the host's conversation (50,000 in the scale benchmark), so the
+    records are built by C loops, with no bytecode per message: each message's role picks a record
+    of ``head`` that already holds it (one per role, :data:`_USUAL_ROLES`), which is copied (a dict
+    copy clones the key table) straight onto the end of ``sources``, then ``historyIndex`` is stored
+    by ``map`` over :func:`operator.setitem`.  The role is read, looked up and copied in one pass, so
+    each message is visited once and no list of roles or of records is built on the side (at 50,000
+    messages every extra pass over them is a cache miss per element).  ``roles``: the
+    :func:`~forgec.model.messages.role_of` of each message when the history pipeline read them
+    already; else the stored ``role`` items are read (``dict.get``, what ``role_of`` reads).
+
+    A message whose role has no record here (no dict, a role that is no string, an unusual name)
+    finds ``None``, which ``dict.copy`` refuses: then what was appended is taken back, every role is
+    read by :func:`~forgec.model.messages.roles_of` and each distinct one gets its record.
+    """
+    start = len(sources)
+    template = {**head, "historyIndex": 0, "historyCount": len(history), "role": ""}
+    by_role = _role_templates(template, _USUAL_ROLES)
+    by_role[None] = template  # a missing or null role reads as ""
+    try:
+        chosen: Iterator[Any] = map(by_role.get, map(dict.get, history, repeat("role")) if roles is None else roles)
+        sources.extend(map(dict.copy, chosen))
+    except TypeError:  # a message that is no dict, an unhashable role, or a role with no record
+        del sources[start:]
+        names = roles_of(history) if roles is None else roles
+        by_role = _role_templates(template, set(names))
+        sources.extend(map(dict.copy, map(by_role.__getitem__, names)))
+    _store_all(islice(sources, start, None), "historyIndex", count(1))
+
+
+#: the roles pi's agent messages carry: each gets its source template before the records are built
+_USUAL_ROLES = ("user", "assistant", "toolResult", "custom", "bashExecution", "branchSummary", "compactionSummary")
+
+
+def _role_templates(template: dict[str, Any], names: Iterable[str]) -> dict[Any, dict[str, Any]]:
+    """``template`` with ``role`` set to each of ``names``, by name (string keys only: a role that is
+    no string never equals one, so it never picks a record meant for another)."""
+    by_role: dict[Any, dict[str, Any]] = {}
+    for name in names:
+        record = template.copy()
+        record["role"] = name
+        by_role[name] = record
+    return by_role
+
+
+def _store_all(records: Iterable[dict[str, Any]], key: str, values: Iterable[Any]) -> None:
     """``record[key] = value`` for each record and value in turn, in C (the deque keeps nothing)."""
     deque(map(setitem, records, repeat(key), values), maxlen=0)
 
@@ -335,7 +375,7 @@ def _messages(
             head = _source("chat-history", item, "", slot=item.get("slot"))
             del head["role"]
             out.extend(history)
-            sources.extend(_history_sources(head, history, roles if history is kept else None))
+            _add_history_sources(sources, head, history, roles if history is kept else None)
             inserted = True
             continue
         role = item.get("role")
@@ -350,7 +390,7 @@ def _messages(
 
     if not inserted:
         out.extend(original)
-        sources.extend(_history_sources(_IMPLICIT_HEAD, original))
+        _add_history_sources(sources, _IMPLICIT_HEAD, original)
 
     out = rx.apply_to_messages(stack, out, "compiled", diagnostics, regex_budget)
     return MessagesResult(out, sources, diagnostics)

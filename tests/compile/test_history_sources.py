@@ -14,7 +14,8 @@ from forgec.model.runtime import Runtime
 from forgec.model.variables import VariableStore
 
 _ROLES = st.one_of(
-    st.sampled_from(["user", "assistant", "toolResult", "custom", "", "branchSummary"]),
+    st.sampled_from(["user", "assistant", "toolResult", "custom", "", "branchSummary", "narrator"]),
+    st.just(1.0),
     st.none(),
     st.integers(),
     st.booleans(),
@@ -47,6 +48,40 @@ def test_history_sources_match_the_per_message_records(messages: list[Any], name
     assert got == expected
     assert [list(s) for s in got] == [list(s) for s in expected]  # key order is output
     assert len({id(s) for s in got}) == len(got)  # one record each: callers may change them
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_MESSAGE, max_size=12))
+def test_history_sources_from_roles_read_before(messages: list[Any]) -> None:
+    """The records built from roles the pipeline handed on are the records built from the messages
+    (the per-role templates answer a role given as text exactly as one read from the message)."""
+    head: dict[str, Any] = {"kind": "chat-history", "itemId": "h", "slot": "chat-history"}
+    got = _history_sources(head, messages, roles_of(messages))
+    assert got == _history_sources(head, messages)
+    assert [list(s) for s in got] == [list(s) for s in _history_sources(head, messages)]
+
+
+def test_history_sources_are_never_shared() -> None:
+    """Records of one role are copies of one template: changing one (a caller may) changes no other
+    record, and no record of a later compile."""
+    messages = [{"role": "user", "content": "a"}, {"role": "user", "content": "b"}, {"content": "c"}, {"role": None}]
+    head: dict[str, Any] = {"kind": "chat-history", "itemId": "h", "slot": "chat-history"}
+    first = _history_sources(head, messages)
+    first[0]["role"] = "changed"
+    first[0]["extra"] = True
+    first[2]["role"] = "changed"
+    assert first[1] == {**head, "historyIndex": 2, "historyCount": 4, "role": "user"}
+    assert first[3] == {**head, "historyIndex": 4, "historyCount": 4, "role": ""}
+    again = _history_sources(head, messages)
+    assert [s["role"] for s in again] == ["user", "user", "", ""]
+    assert all("extra" not in s for s in again)
+
+
+def test_history_sources_read_a_non_string_role_as_javascript_does() -> None:
+    """``True``, ``1`` and ``1.0`` are equal dict keys in Python but three different role texts."""
+    messages = [{"role": True}, {"role": 1}, {"role": 1.0}, {"role": "1"}, {"role": 1.5}]
+    head: dict[str, Any] = {"kind": "chat-history", "itemId": "h", "slot": "chat-history"}
+    assert [s["role"] for s in _history_sources(head, messages)] == ["true", "1", "1", "1", "1.5"]
 
 
 def test_implicit_history_sources_keep_their_key_order() -> None:

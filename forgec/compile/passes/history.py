@@ -290,13 +290,17 @@ class _PairIds:
     def dangling(self, first: int) -> bool:
         """Whether, among the messages from position ``first`` on, a tool result has no call or a
         tool call no result."""
-        call_ids = self.call_ids
-        for result_id in self.tested_results[bisect_left(self.result_positions, first) :]:
-            if result_id is None or call_ids.get(result_id, -1) < first:
-                return True
-        result_ids = self.result_ids
-        tested = self.tested_calls[bisect_left(self.call_positions, first) :]
-        return any(part_id is None or result_ids.get(part_id, -1) < first for part_id in tested)
+        # read in C (a tool call or result per message of a long agent history): an id is ``None``
+        # or a string, and an id no message carries answers -1, below any ``first``
+        results = self.tested_results[bisect_left(self.result_positions, first) :]
+        calls = self.tested_calls[bisect_left(self.call_positions, first) :]
+        if None in results or None in calls:
+            return True
+        call_ids: dict[Any, int] = self.call_ids
+        if results and min(map(call_ids.get, results, repeat(-1))) < first:
+            return True
+        result_ids: dict[Any, int] = self.result_ids
+        return bool(calls) and min(map(result_ids.get, calls, repeat(-1))) < first
 
     def ids(self, first: int) -> tuple[set[str], set[str]]:
         """The call ids and the result ids of the messages from position ``first`` on."""
@@ -385,8 +389,8 @@ def _scan(
         if wanted is not None and name not in wanted:
             unwanted += 1
             continue
-        content = message.get("content")
-        if strip and role == "assistant" and isinstance(content, list):
+        content: Any = message.get("content")
+        if strip and not detail and role == "assistant" and isinstance(content, list):
             for p in content:
                 if isinstance(p, dict) and p.get("type") == "thinking":
                     kept = [q for q in content if not (isinstance(q, dict) and q.get("type") == "thinking")]
@@ -401,12 +405,16 @@ def _scan(
                     break
             if message is None:
                 continue
-        append(message)
-        keep_role(name)
         if not detail:
+            append(message)
+            keep_role(name)
             continue
-        position = len(out) - 1
-        size = 0
+        # the message goes to ``position`` unless the strip leaves it empty; the thinking parts the
+        # strip removes are skipped below (neither measured nor read for ids), so the one loop over
+        # the parts both finds them and reads what the kept message is measured and paired by
+        position = len(out)
+        stripping = strip and role == "assistant"
+        thinking = size = 0
         fast = measure and name not in _MEASURED_WHOLE
         if isinstance(content, list):
             count = 0
@@ -414,6 +422,9 @@ def _scan(
                 if not isinstance(part, dict):
                     continue
                 kind = part.get("type")
+                if stripping and kind == "thinking":
+                    thinking += 1
+                    continue
                 if collect:
                     # most parts (text, thinking) carry no id key at all: three key tests, no call;
                     # a tool call's ``id`` is usually a non-empty string
@@ -453,6 +464,16 @@ def _scan(
                 size += count - 1
         else:
             fast = False
+        if thinking:
+            kept = [q for q in content if not (isinstance(q, dict) and q.get("type") == "thinking")]
+            blocks += thinking
+            changed += 1
+            if not kept:  # only thinking parts: nothing of it was measured or collected
+                dropped += 1
+                continue
+            message = {**message, "content": kept}
+        append(message)
+        keep_role(name)
         if measure:
             add_size(size if fast else preview_len(message))
         if collect and name == "toolResult":

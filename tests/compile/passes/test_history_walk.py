@@ -16,6 +16,7 @@ _IDS = st.sampled_from(["c1", "c2", "c3", "", None, 4])
 _PART = st.one_of(
     st.fixed_dictionaries({"type": st.just("text"), "text": st.sampled_from(["hi", "", "ünï 😀"])}),
     st.fixed_dictionaries({"type": st.just("thinking"), "thinking": st.just("t")}),
+    st.builds(lambda value: {"type": "thinking", "thinking": "ü", "id": value}, _IDS),
     st.builds(
         lambda key, value: {"type": "toolCall", key: value, "name": "read"},
         st.sampled_from(["id", "toolCallId", "callId"]),
@@ -49,6 +50,38 @@ def test_the_tool_ids_of_a_walk_answer_for_its_newest_messages(messages: list[An
     assert walked.pairs is not None and alone.pairs is not None
     assert walked.pairs.dangling(first) == alone.pairs.dangling(0)
     assert walked.pairs.ids(first) == (set(alone.pairs.call_ids), set(alone.pairs.result_ids))
+
+
+def _recorded(walk: Any) -> Any:
+    pairs = walk.pairs
+    ids = None
+    if pairs is not None:
+        ids = (pairs.call_ids, pairs.result_ids, pairs.tested_calls, pairs.call_positions,
+               pairs.tested_results, pairs.result_positions)  # fmt: skip
+    return walk.messages, walk.roles, walk.sizes, ids
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_MESSAGE, max_size=12), st.booleans(), st.booleans())
+def test_the_strip_inside_the_walk_is_the_strip_before_it(messages: list[Any], measure: bool, collect: bool) -> None:
+    """The walk finds the thinking parts in the loop that measures and reads ids: what it records is
+    what a walk of the already stripped messages records (a removed part is never measured, and its
+    id never pairs a tool result), and the strip's counts are the strip's alone."""
+    walked = _scan(messages, True, measure, collect)
+    stripped = _scan(messages, True, False, False)
+    assert (walked.blocks, walked.changed, walked.dropped) == (stripped.blocks, stripped.changed, stripped.dropped)
+    assert _recorded(walked) == _recorded(_scan(stripped.messages, False, measure, collect))
+
+
+def test_a_message_left_empty_by_the_strip_pairs_nothing() -> None:
+    messages = [
+        {"role": "assistant", "content": [{"type": "thinking", "thinking": "t", "id": "c1"}]},
+        {"role": "toolResult", "toolCallId": "c1", "content": [{"type": "text", "text": "done"}]},
+        {"role": "user", "content": "next"},
+    ]
+    item = {"kind": "slot", "id": "h", "slot": "chat-history",
+            "options": {"stripAssistantThinking": True, "roles": ["user", "assistant", "toolResult"]}}  # fmt: skip
+    assert chat_history_pipeline(messages, item, []) == [messages[2]]
 
 
 _OPTIONS = st.fixed_dictionaries(
