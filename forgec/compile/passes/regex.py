@@ -367,6 +367,8 @@ def apply_to_system(
 
     ``budget``: the compile's :class:`RegexBudget` (a fresh one when omitted).
     """
+    if not _rules_of(stack):  # most stacks have no rules: no selection, no label, no budget
+        return text
     if budget is None:
         budget = RegexBudget()
     rules = select_rules(stack, "compiled", "system", "outgoing", diagnostics, budget)
@@ -549,6 +551,8 @@ def apply_to_messages(
 
     ``budget``: the compile's :class:`RegexBudget` (a fresh one when omitted).
     """
+    if not _rules_of(stack):  # as apply_to_system: nothing to select
+        return messages
     budget = budget or RegexBudget()
     rules = select_rules(stack, stage, "messages", "outgoing", diagnostics, budget)
     if not rules:
