@@ -35,7 +35,7 @@ from forgec.codecs.stack import (
     load_stack_folder,
 )
 from forgec.compile.assemble import CompiledPrompt, compile_prompt
-from forgec.compile.passes.regex import RegexBudget, finalize_message
+from forgec.compile.passes.regex import RegexBudget, RuleSelections, finalize_message
 from forgec.diagnostics import Diagnostic, to_pi_list
 from forgec.errors import InputError
 from forgec.fingerprint import stack_fingerprint
@@ -327,6 +327,18 @@ def _stack_fingerprints(loaded: LoadedStack, fresh: bool) -> dict[str, str] | No
     return fingerprints
 
 
+def _rule_selections(loaded: LoadedStack, fresh: bool) -> RuleSelections | None:
+    """The regex rule selections kept on ``loaded``'s stack-cache entry (made on first use), when
+    ``fresh`` (as for :func:`_stack_fingerprints`: the stack is the entry's content, unchanged)."""
+    memo = loaded.memo if fresh else None
+    if memo is None:
+        return None
+    selections: RuleSelections | None = memo.selections
+    if selections is None:
+        selections = memo.selections = RuleSelections()
+    return selections
+
+
 def _compile(
     inputs: ReportInputs, env: Environment | None, finalize: bool | None, payloads: bool, *, fresh: bool
 ) -> CompileResult:
@@ -335,14 +347,17 @@ def _compile(
     store = VariableStore.fresh(ctx.session_variables)
     budget = RegexBudget()  # one regex time budget for the compile and its finalize section
     registry = env.registry if env is not None else None
+    selections = _rule_selections(loaded, fresh)
     # a long history runs with the collector paused: compile_prompt takes care of it
-    compiled = compile_prompt(normalised, ctx.runtime(), store, registry=registry, regex_budget=budget)
+    compiled = compile_prompt(
+        normalised, ctx.runtime(), store, registry=registry, regex_budget=budget, selections=selections
+    )
     finalized: list[dict[str, Any]] | None = None
     finalize_messages = ctx.finalize_messages
     if finalize is True or (finalize is None and finalize_messages is not None):
         finalized = []
         for message in finalize_messages or []:
-            replaced, diagnostics = finalize_message(normalised, message, budget)
+            replaced, diagnostics = finalize_message(normalised, message, budget, selections)
             finalized.append({"message": replaced, "diagnostics": to_pi_list(diagnostics)})
     result = CompileResult(inputs, compiled, store.snapshot(), _stack_fingerprints(loaded, fresh), finalized)
     if not payloads:

@@ -300,10 +300,11 @@ STACK_CACHE: ByteCache[_CachedStack] = ByteCache(32 * 1024 * 1024)
 class _CachedStack:
     """One loaded file, kept as plain data: the stack and raw value marshalled together (so
     the normalised stack shares its ``defaults``/``context``/``regex`` objects with the raw value
-    exactly as a fresh load does), the immutable diagnostics and text, and the stack's
-    fingerprint once a compile has computed it (:attr:`fingerprint`)."""
+    exactly as a fresh load does), the immutable diagnostics and text, and what compiles derived
+    from the stack alone: its fingerprint (:attr:`fingerprint`) and its regex rule selections
+    (:attr:`selections`)."""
 
-    __slots__ = ("blob", "diagnostics", "doc_diagnostics", "fingerprint", "text")
+    __slots__ = ("blob", "diagnostics", "doc_diagnostics", "fingerprint", "selections", "text")
 
     def __init__(self, loaded: LoadedStack) -> None:
         assert loaded.document is not None
@@ -313,6 +314,9 @@ class _CachedStack:
         self.text = loaded.document.text
         #: ``(fingerprint,)`` once known (``(None,)``: canonical JSON refuses the stack)
         self.fingerprint: tuple[str | None] | None = None
+        #: the regex rule selections of this content (a ``forgec.compile.passes.regex.RuleSelections``,
+        #: made by the first compile that reads them; typed loosely so that loading a stack imports no compiler)
+        self.selections: Any = None
 
     @property
     def size(self) -> int:
