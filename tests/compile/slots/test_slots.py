@@ -437,6 +437,7 @@ def test_remembered_collation_keys_sort_as_fresh_ones() -> None:
     import random
 
     from forgec.js.collation import locale_key
+    from forgec.js.values import js_items
 
     rng = random.Random(25)
     alphabet = ["a", "A", "b", "ä", "é", "-", "_", " ", "1", "2", "\u200b", "😀", "Z"]
@@ -444,6 +445,6 @@ def test_remembered_collation_keys_sort_as_fresh_ones() -> None:
         names = ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 4))) for _ in range(rng.randint(0, 12))]
         scope = dict.fromkeys(names, 0)
         fresh = locale_key()
-        expected = sorted(scope.items(), key=lambda entry: fresh(entry[0]))
+        expected = sorted(js_items(scope), key=lambda entry: fresh(entry[0]))
         for _ in range(3):
             assert sort_names(scope) == expected
