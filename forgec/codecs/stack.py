@@ -85,8 +85,17 @@ _LEVEL = attrgetter("level")
 _BUILTIN_SLOTS = frozenset(BUILTIN_SLOT_NAMES)
 
 
-#: what :attr:`LoadedStack.raw` and :attr:`LoadedStack.document` hold until a cache hit makes them
-_PENDING: Any = object()
+class _Pending:
+    """What :attr:`LoadedStack.raw` and :attr:`LoadedStack.document` hold until a cache hit makes
+    them: one object, which copies and pickles as itself (a copied hit still makes its raw value)."""
+
+    __slots__ = ()
+
+    def __reduce__(self) -> str:
+        return "_PENDING"
+
+
+_PENDING: Any = _Pending()
 #: held while a raw value or document of a hit is made (rare: a compile reads neither)
 _LAZY_LOCK = threading.Lock()
 

@@ -168,3 +168,20 @@ def test_threads_reading_one_hit_get_one_raw_value(tmp_path: Path) -> None:
         for thread in threads:
             thread.join()
         assert all(raw is loaded.raw and document is loaded.document for raw, document in seen)
+
+
+def test_a_copied_hit_still_makes_its_raw_value(tmp_path: Path) -> None:
+    import copy
+
+    from forgec.resources import compiled_modules
+
+    if "codecs/stack.py" in compiled_modules():
+        pytest.skip("mypyc's native classes cannot be copied by the copy module")
+    path = tmp_path / "sharing.json"
+    path.write_text(json.dumps(SHARING), encoding="utf-8")
+    fresh = _fresh(path)
+    for copier in (copy.copy, copy.deepcopy):
+        copied = copier(_hit(path))
+        assert json.dumps(copied.raw) == json.dumps(fresh.raw)
+        assert _sharing(copied) == _sharing(fresh)
+        assert copied.document is not None and copied.document.data is copied.raw
