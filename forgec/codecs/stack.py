@@ -85,20 +85,101 @@ _LEVEL = attrgetter("level")
 _BUILTIN_SLOTS = frozenset(BUILTIN_SLOT_NAMES)
 
 
-@dataclass(eq=False)
+class _Pending:
+    """What :attr:`LoadedStack.raw` and :attr:`LoadedStack.document` hold until a cache hit makes
+    them: one object, which copies and pickles as itself (a copied hit still makes its raw value)."""
+
+    __slots__ = ()
+
+    def __reduce__(self) -> str:
+        return "_PENDING"
+
+
+_PENDING: Any = _Pending()
+#: held while a raw value or document of a hit is made (rare: a compile reads neither)
+_LAZY_LOCK = threading.Lock()
+
+
+@dataclass(eq=False, init=False)
 class LoadedStack:
-    """One loaded stack file: pi-forge's ``LoadedPromptStack`` plus the parsed value and document."""
+    """One loaded stack file: pi-forge's ``LoadedPromptStack`` plus the parsed value and document.
+
+    On a :data:`STACK_CACHE` hit the parsed value (:attr:`raw`) and the :attr:`document` are made
+    when first read: a compile reads neither (only ``forgec lint`` and the profile codec do), and
+    unmarshalling the raw value was ~40 % of a hit.  They are what a fresh load gives: the raw
+    value shares with :attr:`stack` exactly the objects a fresh load shares (``defaults``,
+    ``context``, ``regex``, slot ``options``) -- the ones the stack held when it was loaded.
+    """
 
     path: str
     file_name: str
     scope: str
     stack: dict[str, Any]
-    #: the parsed file content (``None`` when the file could not be parsed)
-    raw: Any
-    diagnostics: list[Diagnostic] = field(default_factory=list)
-    document: SourceDocument | None = None
+    _raw: Any
+    diagnostics: list[Diagnostic]
+    _document: Any
     #: the :data:`STACK_CACHE` entry this load came from or filled (its fingerprint memo)
-    memo: _CachedStack | None = field(default=None, repr=False)
+    memo: _CachedStack | None = field(repr=False)
+    #: on a cache hit, until :attr:`raw` is made: the stack's containers the raw value shares
+    _shared: list[Any] | None = field(repr=False)
+
+    def __init__(
+        self,
+        path: str,
+        file_name: str,
+        scope: str,
+        stack: dict[str, Any],
+        raw: Any,
+        diagnostics: list[Diagnostic] | None = None,
+        document: SourceDocument | None = None,
+        memo: _CachedStack | None = None,
+        shared: list[Any] | None = None,
+    ) -> None:
+        self.path = path
+        self.file_name = file_name
+        self.scope = scope
+        self.stack = stack
+        self._raw = raw
+        self.diagnostics = [] if diagnostics is None else diagnostics
+        self._document = document
+        self.memo = memo
+        self._shared = shared
+
+    @property
+    def raw(self) -> Any:
+        """The parsed file content (``None`` when the file could not be parsed)."""
+        if self._raw is _PENDING:
+            self._make_raw()
+        return self._raw
+
+    @raw.setter
+    def raw(self, value: Any) -> None:
+        self._raw = value
+
+    @property
+    def document(self) -> SourceDocument | None:
+        """The file as read (text, parsed value, reading diagnostics); ``None`` for data loaded from memory."""
+        if self._document is _PENDING:
+            raw = self.raw
+            with _LAZY_LOCK:  # the language server reads loaded stacks from worker threads
+                if self._document is _PENDING:
+                    memo = self.memo
+                    assert memo is not None
+                    self._document = memo.document(self.path, raw)
+        document: SourceDocument | None = self._document
+        return document
+
+    @document.setter
+    def document(self, value: SourceDocument | None) -> None:
+        self._document = value
+
+    def _make_raw(self) -> None:
+        with _LAZY_LOCK:  # made once, even when two threads ask at the same time
+            if self._raw is _PENDING:
+                memo, shared = self.memo, self._shared
+                assert memo is not None and shared is not None
+                self._raw = memo.raw_value(shared)
+                self._shared = None
 
     @property
     def usable(self) -> bool:
@@ -298,32 +379,94 @@ STACK_CACHE: ByteCache[_CachedStack] = ByteCache(32 * 1024 * 1024)
 
 
 class _CachedStack:
-    """One loaded file, kept as plain data: the stack and raw value marshalled together (so
-    the normalised stack shares its ``defaults``/``context``/``regex`` objects with the raw value
-    exactly as a fresh load does), the immutable diagnostics and text, and the stack's
-    fingerprint once a compile has computed it (:attr:`fingerprint`)."""
+    """One loaded file, kept as plain data: the stack and the raw value marshalled apart (a hit
+    unmarshals the stack; the raw value only when read, :class:`LoadedStack`), where in the raw
+    value it holds the stack's own containers (:attr:`shared`: a fresh load's normalised stack keeps
+    ``defaults``/``context``/``regex`` and slot ``options`` as parsed), the immutable diagnostics and
+    text, and what compiles derived from the stack alone: its fingerprint (:attr:`fingerprint`) and
+    its regex rule selections (:attr:`selections`)."""
 
-    __slots__ = ("blob", "diagnostics", "doc_diagnostics", "fingerprint", "text")
+    __slots__ = ("diagnostics", "doc_diagnostics", "fingerprint", "raw_blob", "selections", "shared", "stack_blob", "text")
 
     def __init__(self, loaded: LoadedStack) -> None:
         assert loaded.document is not None
-        self.blob = marshal.dumps((loaded.stack, loaded.raw))
+        self.stack_blob = marshal.dumps(loaded.stack)
+        self.raw_blob = marshal.dumps(loaded.raw)
+        #: ``(path in the stack, paths in the raw value)`` of every container both hold (outermost only)
+        self.shared = _shared_containers(loaded.stack, loaded.raw)
         self.diagnostics = tuple(loaded.diagnostics)
         self.doc_diagnostics = tuple(loaded.document.diagnostics)
         self.text = loaded.document.text
         #: ``(fingerprint,)`` once known (``(None,)``: canonical JSON refuses the stack)
         self.fingerprint: tuple[str | None] | None = None
+        #: the regex rule selections of this content (a ``forgec.compile.passes.regex.RuleSelections``,
+        #: made by the first compile that reads them; typed loosely so that loading a stack imports no compiler)
+        self.selections: Any = None
 
     @property
     def size(self) -> int:
-        return len(self.blob) + 2 * len(self.text or "") + 64 * (len(self.diagnostics) + 4)
+        return len(self.stack_blob) + len(self.raw_blob) + 2 * len(self.text or "") + 64 * (len(self.diagnostics) + len(self.shared) + 4)
 
     def loaded(self, path: str, file_name: str, scope: str) -> LoadedStack:
-        """A new :class:`LoadedStack` equal to the one this entry was made from."""
-        stack, raw = marshal.loads(self.blob)
+        """A new :class:`LoadedStack` equal to the one this entry was made from (raw value and
+        document made when first read; the stack's shared containers noted now, before anyone can
+        replace them)."""
+        stack = marshal.loads(self.stack_blob)
+        shared = [_at(stack, where) for where, _ in self.shared] if self.shared else []
+        return LoadedStack(path, file_name, scope, stack, _PENDING, list(self.diagnostics), _PENDING, self, shared)
+
+    def raw_value(self, shared: list[Any]) -> Any:
+        """A new copy of the raw value holding ``shared`` (the stack's containers, as noted by
+        :meth:`loaded`) where the fresh load's raw value held the stack's own."""
+        raw = marshal.loads(self.raw_blob)
+        for (_, places), container in zip(self.shared, shared, strict=True):
+            for place in places:
+                _at(raw, place[:-1])[place[-1]] = container
+        return raw
+
+    def document(self, path: str, raw: Any) -> SourceDocument:
+        """The document of a hit: the file's text and ``raw`` as its parsed value."""
         document = SourceDocument(path, "json", self.text, raw, True, list(self.doc_diagnostics))
         document.locator = JsonLocator()
-        return LoadedStack(path, file_name, scope, stack, raw, list(self.diagnostics), document, self)
+        return document
+
+
+def _at(value: Any, where: tuple[str | int, ...]) -> Any:
+    for step in where:
+        value = value[step]
+    return value
+
+
+def _shared_containers(stack: Any, raw: Any) -> tuple[tuple[tuple[str | int, ...], tuple[tuple[str | int, ...], ...]], ...]:
+    """Every container (``dict``/``list``) that ``stack`` and ``raw`` both hold, outermost first:
+    its path in the stack and its paths in the raw value (the parsed JSON of a file holds each
+    object once; a container held inside a shared one is not listed again)."""
+    in_stack: dict[int, tuple[str | int, ...]] = {}
+    pending: list[tuple[Any, tuple[str | int, ...]]] = [(stack, ())]
+    while pending:
+        value, where = pending.pop()
+        if isinstance(value, (dict, list)):
+            if id(value) in in_stack:
+                continue
+            in_stack[id(value)] = where
+            children = value.items() if isinstance(value, dict) else enumerate(value)
+            pending.extend((child, (*where, key)) for key, child in children)
+    found: dict[int, list[tuple[str | int, ...]]] = {}
+    order: list[int] = []
+    pending = [(raw, ())]
+    while pending:
+        value, where = pending.pop()
+        if not isinstance(value, (dict, list)):
+            continue
+        if id(value) in in_stack and where:
+            if id(value) not in found:
+                order.append(id(value))
+                found[id(value)] = []
+            found[id(value)].append(where)
+            continue  # what it holds is shared with it
+        children = value.items() if isinstance(value, dict) else enumerate(value)
+        pending.extend((child, (*where, key)) for key, child in children)
+    return tuple((in_stack[key], tuple(found[key])) for key in order)
 
 
 def load_stack_data(

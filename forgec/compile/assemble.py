@@ -151,9 +151,11 @@ def _system_prompt(
     regex_budget: rx.RegexBudget | None,
     items: list[tuple[int, dict[str, Any]]],
     tools: _Tools,
+    selections: rx.RuleSelections | None = None,
 ) -> SystemResult:
     """:func:`compile_system_prompt` over the stack's enabled ``items`` (:func:`_items`), with the
-    policy-filtered tool list ``tools`` (shared with the messages stage by :func:`compile_prompt`)."""
+    policy-filtered tool list ``tools`` (shared with the messages stage by :func:`compile_prompt`)
+    and the regex rule selections of the stack's content when the caller has them."""
     diagnostics: list[Diagnostic] = []
     parts: list[str] = []
     for index, item in items:
@@ -192,7 +194,7 @@ def _system_prompt(
         prompt = compiled + "\n\n" + base
     else:
         prompt = compiled
-    prompt = rx.apply_to_system(stack, prompt, diagnostics, regex_budget)
+    prompt = rx.apply_to_system(stack, prompt, diagnostics, regex_budget, selections)
     return SystemResult(prompt, diagnostics)
 
 
@@ -344,9 +346,10 @@ def _messages(
     regex_budget: rx.RegexBudget | None,
     items: list[tuple[int, dict[str, Any]]],
     tools: _Tools,
+    selections: rx.RuleSelections | None = None,
 ) -> MessagesResult:
     """:func:`compile_messages` of the history ``original`` over the stack's enabled ``items``, with
-    the tool list ``tools`` (as :func:`_system_prompt`)."""
+    the tool list ``tools`` and the rule ``selections`` (as :func:`_system_prompt`)."""
     if not isinstance(original, list):
         original = []
     diagnostics: list[Diagnostic] = []
@@ -370,7 +373,7 @@ def _messages(
                 )
                 continue
             kept, roles = hist.chat_history(original, item, diagnostics, pointer=("items", index))
-            history = rx.apply_to_messages(stack, kept, "history", diagnostics, regex_budget)
+            history = rx.apply_to_messages(stack, kept, "history", diagnostics, regex_budget, selections)
             # the members every history source shares, in _source's key order
             head = _source("chat-history", item, "", slot=item.get("slot"))
             del head["role"]
@@ -392,35 +395,49 @@ def _messages(
         out.extend(original)
         _add_history_sources(sources, _IMPLICIT_HEAD, original)
 
-    out = rx.apply_to_messages(stack, out, "compiled", diagnostics, regex_budget)
+    out = rx.apply_to_messages(stack, out, "compiled", diagnostics, regex_budget, selections)
     return MessagesResult(out, sources, diagnostics)
 
 
 def compile_prompt(
-    stack: Any, runtime: Runtime, store: VariableStore, *, registry: Registry | None = None, regex_budget: rx.RegexBudget | None = None
+    stack: Any,
+    runtime: Runtime,
+    store: VariableStore,
+    *,
+    registry: Registry | None = None,
+    regex_budget: rx.RegexBudget | None = None,
+    selections: rx.RuleSelections | None = None,
 ) -> CompiledPrompt:
     """§2 steps 2–3: the system prompt, then the messages, with one shared variable store.
 
     ``regex_budget``: one :class:`~forgec.compile.passes.regex.RegexBudget` for both stages (a fresh one
     when omitted), so the regex time of the whole compile is bounded.  A large compile (thousands
     of messages or items) runs with the cyclic garbage collector paused (:mod:`forgec.source.collector`).
+    ``selections``: the :class:`~forgec.compile.passes.regex.RuleSelections` recorded for this stack's
+    content (the report workflow keeps them on the stack-cache entry); only for a stack unchanged
+    since they were recorded.
     """
     if regex_budget is None:
         regex_budget = rx.RegexBudget()
     with gc_paused(_size(stack, runtime), LARGE_COMPILE):  # a shared no-op below the threshold
-        return _both_stages(stack, runtime, store, registry, regex_budget)
+        return _both_stages(stack, runtime, store, registry, regex_budget, selections)
 
 
 def _both_stages(
-    stack: Any, runtime: Runtime, store: VariableStore, registry: Registry | None, regex_budget: rx.RegexBudget
+    stack: Any,
+    runtime: Runtime,
+    store: VariableStore,
+    registry: Registry | None,
+    regex_budget: rx.RegexBudget,
+    selections: rx.RuleSelections | None,
 ) -> CompiledPrompt:
     """The system prompt, then the messages.  Both stages read the same enabled items and, when a
     block has macros, the same tool list (neither stage changes the stack or the runtime): each is
     computed once per compile."""
     items = _items(stack)
     tools = _Tools(stack, runtime)
-    system = _system_prompt(stack, runtime, store, registry, regex_budget, items, tools)
-    messages = _messages(stack, runtime, store, runtime.messages, registry, regex_budget, items, tools)
+    system = _system_prompt(stack, runtime, store, registry, regex_budget, items, tools, selections)
+    messages = _messages(stack, runtime, store, runtime.messages, registry, regex_budget, items, tools, selections)
     return CompiledPrompt(system, messages, store)
 
 

@@ -73,3 +73,11 @@ def test_path_text_is_str_of_path() -> None:
         text = "".join(rng.choice([*parts, "/", "/"]) for _ in range(rng.randint(1, 7)))
         assert _path_text(text) == str(Path(text)), text
         assert _path_text(Path(text)) == str(Path(text))
+
+
+def test_path_text_edge_spellings() -> None:
+    """The substring tests against ``str(Path(text))`` on the spellings a regular expression got
+    wrong most easily: a line break before the end, the root, a lone dot, two leading slashes."""
+    for text in ["a/\n", "a/.\n", ".", "/", "/.", "//", "//a", "///a", "./a", "a/.", "a/./b", "a/", "a//b",
+                 "..", "../a", "a/..", ".a", "a.", "a./", "/a/b.json", "x y/.pi/prompt-stacks/s.json", "\n", "a\n/"]:
+        assert _path_text(text) == str(Path(text)), repr(text)

@@ -30,6 +30,7 @@ __all__ = [
     "REGEX_BUDGET_SECONDS",
     "REGEX_TIMEOUT_SECONDS",
     "RegexBudget",
+    "RuleSelections",
     "apply_to_messages",
     "apply_to_system",
     "finalize_message",
@@ -165,6 +166,22 @@ def select_rules(
     each within ``_cost.py``'s estimate, and ``regex.compile`` cannot be interrupted): it is charged to
     the budget, and once the budget is spent a pattern not compiled yet is skipped with FG624 instead
     of compiled (issue 13: ten costly rules once took 26 s)."""
+    return _select(stack, stage, target, effect, diagnostics, budget, None)
+
+
+def _select(
+    stack: Any,
+    stage: str,
+    target: str,
+    effect: str,
+    diagnostics: list[Diagnostic],
+    budget: RegexBudget | None,
+    record: list[Any] | None,
+) -> list[SelectedRule]:
+    """:func:`select_rules`; ``record``, when given, receives what :class:`RuleSelections` keeps of
+    the answer: ``(pattern key, diagnostic)`` for a pattern that failed to compile, ``(pattern key,
+    the selected rule's parameters)`` for a selected rule, and ``None`` for a budget diagnostic (an
+    answer that depends on the time spent, never kept)."""
     selected: list[SelectedRule] = []
     label = "finalize/messages" if effect == "finalize" else f"{stage}/{target}"
     for index, rule in enumerate(_rules_of(stack)):
@@ -196,6 +213,8 @@ def select_rules(
             compiled = _compile(pattern, flags)
         elif budget.exhausted():
             diagnostics.append(_budget_diagnostic(raw_id, index, label, budget))
+            if record is not None:
+                record.append(None)
             continue
         else:
             _load_engine()
@@ -205,16 +224,104 @@ def select_rules(
             # to it (a 1 KB stack of ten such rules once held 1.9 GB), ~1 µs a unit when idle
             budget.spent += max(_clock() - started, _compile_units(compiled) * UNIT_SECONDS)
         if isinstance(compiled, Exception):
-            diagnostics.append(
-                Diagnostic(
-                    "error",
-                    f"Regex rule {raw_id} failed to compile: {compiled}",
-                    codes.REGEX_RUNTIME_COMPILE,
-                    pointer=("regex", "rules", index, "pattern"),
-                )
+            failure = Diagnostic(
+                "error",
+                f"Regex rule {raw_id} failed to compile: {compiled}",
+                codes.REGEX_RUNTIME_COMPILE,
+                pointer=("regex", "rules", index, "pattern"),
             )
+            diagnostics.append(failure)
+            if record is not None:
+                record.append(((pattern, flags), failure))
             continue
-        selected.append(_selected(rule, index, rule_id, compiled))
+        chosen = _selected(rule, index, rule_id, compiled)
+        selected.append(chosen)
+        if record is not None:
+            record.append(((pattern, flags), _parameters(chosen)))
+    return selected
+
+
+def _parameters(rule: SelectedRule) -> tuple[Any, ...]:
+    """A selected rule without its compiled pattern; ``trimStrings`` copied (the stack's own list
+    belongs to the caller)."""
+    trim = None if rule.trim_strings is None else tuple(rule.trim_strings)
+    return (rule.index, rule.id, rule.replace, trim, rule.roles, rule.max_messages, rule.max_chars, rule.min_depth, rule.max_depth)
+
+
+class RuleSelections:
+    """What :func:`select_rules` answered at each call site for one stack *content*.
+
+    Kept on the stack-cache entry of a file (``forgec.codecs.stack``'s ``_CachedStack``) and handed
+    to the compile only when the compile's stack came straight from that entry (nobody could have
+    changed it), so the next compile of the same file does not read every rule again (a regex-heavy
+    stack: 5-50 µs a compile; see docs/performance.md, *Stop 25*).
+
+    Nothing compiled is held here: an answer keeps each selected rule's parameters with its
+    ``(pattern, flags)`` key, and a replay finds the compiled pattern in ``_COMPILED``, so the regex
+    caches' memory bound stays the only holder of patterns.  A pattern that is no longer there (the
+    caches were emptied: selecting again compiles it and charges the budget) and an answer that held
+    a budget diagnostic are selected afresh.  The diagnostics of patterns that failed to compile are
+    replayed as the same immutable objects, in rule order, as selection appends them.
+    """
+
+    __slots__ = ("_answers",)
+
+    def __init__(self) -> None:
+        self._answers: dict[tuple[str, str, str], tuple[tuple[Any, ...], tuple[Any, ...]]] = {}
+
+    def select(
+        self,
+        stack: Any,
+        stage: str,
+        target: str,
+        effect: str,
+        diagnostics: list[Diagnostic],
+        budget: RegexBudget | None,
+    ) -> list[SelectedRule]:
+        """:func:`select_rules` of ``stack`` (the content these answers were recorded from)."""
+        key = (stage, target, effect)
+        answer = self._answers.get(key)
+        if answer is not None:
+            replayed = _replay(answer, diagnostics)
+            if replayed is not None:
+                return replayed
+        record: list[Any] = []
+        selected = _select(stack, stage, target, effect, diagnostics, budget, record)
+        if None not in record:
+            failures = tuple(entry for entry in record if isinstance(entry[1], Diagnostic))
+            rules = tuple(entry for entry in record if not isinstance(entry[1], Diagnostic))
+            self._answers[key] = (failures, rules)
+        return selected
+
+
+def _replay(answer: tuple[tuple[Any, ...], tuple[Any, ...]], diagnostics: list[Diagnostic]) -> list[SelectedRule] | None:
+    """A recorded answer again, or None when a pattern it names is not compiled (as it was) any more."""
+    failures, rules = answer
+    for pattern_key, _ in failures:
+        if not isinstance(_COMPILED.get(pattern_key), Exception):
+            return None
+    selected: list[SelectedRule] = []
+    for pattern_key, parameters in rules:
+        compiled = _COMPILED.get(pattern_key)
+        if compiled is None or isinstance(compiled, Exception):
+            return None
+        index, rule_id, replace, trim, roles, max_messages, max_chars, min_depth, max_depth = parameters
+        selected.append(
+            SelectedRule(
+                index,
+                rule_id,
+                compiled,
+                replace,
+                None if trim is None else list(trim),
+                roles,
+                max_messages,
+                max_chars,
+                min_depth,
+                max_depth,
+            )
+        )
+    for _, failure in failures:
+        diagnostics.append(failure)
     return selected
 
 
@@ -361,15 +468,25 @@ def _over_budget(diagnostics: list[Diagnostic], rule: SelectedRule, label: str, 
 
 
 def apply_to_system(
-    stack: Any, text: str, diagnostics: list[Diagnostic], budget: RegexBudget | None = None
+    stack: Any,
+    text: str,
+    diagnostics: list[Diagnostic],
+    budget: RegexBudget | None = None,
+    selections: RuleSelections | None = None,
 ) -> str:
     """A5.1: compiled-stage rules targeting ``system`` on the whole system prompt.
 
-    ``budget``: the compile's :class:`RegexBudget` (a fresh one when omitted).
+    ``budget``: the compile's :class:`RegexBudget` (a fresh one when omitted).  ``selections``: the
+    :class:`RuleSelections` of this stack's content, when the caller has them.
     """
+    if not _rules_of(stack):  # most stacks have no rules: no selection, no label, no budget
+        return text
     if budget is None:
         budget = RegexBudget()
-    rules = select_rules(stack, "compiled", "system", "outgoing", diagnostics, budget)
+    if selections is not None:
+        rules = selections.select(stack, "compiled", "system", "outgoing", diagnostics, budget)
+    else:
+        rules = select_rules(stack, "compiled", "system", "outgoing", diagnostics, budget)
     for rule in rules:
         try:
             new_text, matches = _transform(rule, text, budget)
@@ -544,32 +661,42 @@ def apply_to_messages(
     stage: Stage,
     diagnostics: list[Diagnostic],
     budget: RegexBudget | None = None,
+    selections: RuleSelections | None = None,
 ) -> list[Any]:
     """A5.2: outgoing rules of ``stage`` targeting ``messages``; the same list back when nothing changed.
 
-    ``budget``: the compile's :class:`RegexBudget` (a fresh one when omitted).
+    ``budget``: the compile's :class:`RegexBudget` (a fresh one when omitted); ``selections`` as for
+    :func:`apply_to_system`.
     """
+    if not _rules_of(stack):  # as apply_to_system: nothing to select
+        return messages
     budget = budget or RegexBudget()
-    rules = select_rules(stack, stage, "messages", "outgoing", diagnostics, budget)
+    if selections is not None:
+        rules = selections.select(stack, stage, "messages", "outgoing", diagnostics, budget)
+    else:
+        rules = select_rules(stack, stage, "messages", "outgoing", diagnostics, budget)
     if not rules:
         return messages
     return _run_rules(rules, messages, diagnostics, f"{stage}/messages", budget)
 
 
 def finalize_message(
-    stack: Any, message: Any, budget: RegexBudget | None = None
+    stack: Any, message: Any, budget: RegexBudget | None = None, selections: RuleSelections | None = None
 ) -> tuple[Any | None, list[Diagnostic]]:
     """A7 / §16.5: one finished message through the finalize rules, with its own diagnostics list.
 
     Returns ``(replacement or None, diagnostics)``.  ``budget``: shared by every finalized message
-    of one report (a fresh one when omitted).
+    of one report (a fresh one when omitted); ``selections`` as for :func:`apply_to_system`.
     """
     diagnostics: list[Diagnostic] = []
     role = message.get("role", UNDEFINED) if isinstance(message, dict) else UNDEFINED
     if (role if isinstance(role, str) else js_string(role)) != "assistant":
         return None, diagnostics
     budget = budget or RegexBudget()
-    rules = select_rules(stack, "compiled", "messages", "finalize", diagnostics, budget)
+    if selections is not None:
+        rules = selections.select(stack, "compiled", "messages", "finalize", diagnostics, budget)
+    else:
+        rules = select_rules(stack, "compiled", "messages", "finalize", diagnostics, budget)
     result = _run_rules(rules, [message], diagnostics, "finalize/messages", budget)[0] if rules else message
     if result is message:
         return None, diagnostics

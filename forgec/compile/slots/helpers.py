@@ -89,6 +89,8 @@ def _offset_ms(now_ms: int, zone: tzinfo) -> int:
     transition the offset is its constant local mean time, after its last one the recurring rule,
     and both repeat with the Gregorian cycle.
     """
+    if zone is UTC:  # the usual zone: no datetime round trip (~1.4 µs)
+        return 0
     shifted = now_ms
     if shifted < _SAFE_MIN_MS:  # whole cycles up, ceil((min - t) / cycle) of them
         shifted += -((shifted - _SAFE_MIN_MS) // _CYCLE_MS) * _CYCLE_MS

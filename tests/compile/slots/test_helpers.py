@@ -45,3 +45,19 @@ def test_local_date_time_in_zone() -> None:
     assert format_local_date(1773446400000 - 1, "UTC") == "2026-03-13"  # one millisecond before midnight
     assert format_local_time(0, "America/New_York") == "19:00:00"
     assert format_local_date(-62135596800000, "UTC") == "1-01-01"  # the year is not padded
+
+
+def test_utc_offset_shortcut_equals_the_datetime_way() -> None:
+    """``_offset_ms`` answers 0 for ``UTC`` without converting; another spelling of UTC (a distinct
+    ``timezone`` object) still goes through ``datetime`` and must agree, far instants included."""
+    import random
+    from datetime import UTC, timedelta, timezone
+
+    from forgec.compile.slots.helpers import _offset_ms
+
+    other_utc = timezone(timedelta(0))
+    rng = random.Random(25)
+    instants = [0, -1, 1773476813000, -62_104_060_800_001, 253_370_764_800_001, 8.64e15, -8.64e15]
+    instants += [rng.randint(-8_640_000_000_000_000, 8_640_000_000_000_000) for _ in range(2_000)]
+    for now_ms in instants:
+        assert _offset_ms(int(now_ms), UTC) == _offset_ms(int(now_ms), other_utc) == 0

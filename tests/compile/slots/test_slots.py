@@ -429,3 +429,22 @@ def test_every_slot_survives_an_empty_runtime(slot: str) -> None:
     text, diagnostics = render(slot, options={})
     assert isinstance(text, str)
     assert all(d["level"] == "error" for d in diagnostics)
+
+
+def test_remembered_collation_keys_sort_as_fresh_ones() -> None:
+    """``sort_names`` remembers each name's collation key: the second and third sorts of the same
+    and of overlapping scopes equal a sort keyed on fresh keys."""
+    import random
+
+    from forgec.js.collation import locale_key
+    from forgec.js.values import js_items
+
+    rng = random.Random(25)
+    alphabet = ["a", "A", "b", "ä", "é", "-", "_", " ", "1", "2", "\u200b", "😀", "Z"]
+    for _ in range(200):
+        names = ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 4))) for _ in range(rng.randint(0, 12))]
+        scope = dict.fromkeys(names, 0)
+        fresh = locale_key()
+        expected = sorted(js_items(scope), key=lambda entry: fresh(entry[0]))
+        for _ in range(3):
+            assert sort_names(scope) == expected
