@@ -239,47 +239,59 @@ def parse_with_lark(text: str) -> Document:
 
 # --- the fast path ---------------------------------------------------------------------------------
 
-_PAIRS = re.compile(r"\{\{|\}\}|::")
+#: the three pair tokens, captured: ``split`` cuts a block into ``[text, pair, text, pair, …, text]`` in C
+#: (the same greedy left-to-right cut as the grammar's lexer), so the loop below never builds a match object
+_SPLIT = re.compile(r"(\{\{|\}\}|::)")
 
 
 def _parse_fast(text: str) -> Document:
     """The same automaton as the grammar, hand-written: shift text, push on ``{{``, reduce on ``}}``.
 
-    Frames are ``[start, parts, seps]``.  A frame still open at the end was an unclosed ``{{``: it is
+    Frames are ``(start, parts, seps)``.  A frame still open at the end was an unclosed ``{{``: it is
     flattened back into literal text (its separators included), innermost first; its complete
     inner macros stay macros, as the reference's rescan from the next character would find them.
+
+    Inside a frame every ``}}`` closes and every ``::`` separates, so a closed macro's parts already
+    alternate text and macros; only the top level (a stray ``}}`` or ``::`` beside text) and the
+    flattening of an unclosed ``{{`` can put two text pieces side by side, and only then is the
+    top level merged.
     """
-    root: list[Any] = []
-    frames: list[list[Any]] = []
+    pieces = _SPLIT.split(text)
+    first = pieces[0]
+    root: list[Any] = [first] if first else []
+    frames: list[tuple[int, list[list[Any]], list[int]]] = []
     current = root
-    pos = 0
-    for match in _PAIRS.finditer(text):
-        at = match.start()
-        if at > pos:
-            current.append(text[pos:at])
-        pos = at + 2
-        pair = match.group()
+    pos = len(first)
+    stray = False
+    tokens = iter(pieces)
+    next(tokens)
+    for pair, piece in zip(tokens, tokens):
+        at = pos
+        pos += 2 + len(piece)
         if pair == "{{":
-            frame: list[Any] = [at, [[]], []]
-            frames.append(frame)
-            current = frame[1][0]
+            current = []
+            frames.append((at, [current], []))
         elif pair == "}}":
             if frames:
                 start, parts, seps = frames.pop()
-                macro = Macro(start, pos, [p if len(p) < 2 else _merge(p) for p in parts], seps)
+                macro = Macro(start, at + 2, parts, seps)
                 current = frames[-1][1][-1] if frames else root
                 current.append(macro)
             else:
                 current.append("}}")
+                stray = True
         elif frames:  # "::" directly inside an open macro separates its arguments
-            frames[-1][2].append(at)
-            new_part: list[Any] = []
-            frames[-1][1].append(new_part)
-            current = new_part
+            frame = frames[-1]
+            frame[2].append(at)
+            current = []
+            frame[1].append(current)
         else:
             current.append("::")
-    if pos < len(text):
-        current.append(text[pos:])
+            stray = True
+        if piece:
+            current.append(piece)
+    if not frames:
+        return tuple(_merge(root)) if stray else tuple(root)
     while frames:  # unclosed "{{": literal text, children kept
         _start, parts, _seps = frames.pop()
         target = frames[-1][1][-1] if frames else root
