@@ -95,7 +95,8 @@ def expand_block(
         pointer=pointer,
     )
     first = len(diagnostics)
-    if context is not None:
+    if context is not None and replay.REPLAYS.would_keep(text):
+        # recorded from the text's second sight on: a first sight's record would only be dropped
         session.trace = replay.Trace()
     result: str = session.expand_block(doc)
     session.report_unresolved()
