@@ -195,16 +195,23 @@ class MacroContext:
         elif index in cache:
             return cache[index]
         macro = self._macro
-        args = macro._args  # memoised on the (cached) AST: no call once known
-        if args is None:
-            args = macro.args()
         session = self._session
-        if 0 <= index < len(args):
-            nodes = args[index]
-            # a plain-text argument (the usual name) is its own expansion: no call, nothing built
-            value = nodes[0] if len(nodes) == 1 and isinstance(nodes[0], str) else session.expand_nodes(nodes)
-        else:
+        parts = macro.parts  # the command, then the arguments
+        nodes = parts[index + 1] if 0 <= index < len(parts) - 1 else None
+        if nodes is None:
             value = ""
+        elif len(nodes) == 1 and type(nodes[0]) is str:
+            # a plain-text argument (the usual name) is its own expansion: no call, nothing built;
+            # the last one loses its trailing white space, as :meth:`Macro.args` gives it
+            value = nodes[0] if index < len(parts) - 2 else nodes[0].rstrip(JS_WHITESPACE)
+        elif not nodes:
+            value = ""
+        else:
+            args = macro._args  # memoised on the (cached) AST: no call once known
+            if args is None:
+                args = macro.args()
+            nodes = args[index]
+            value = nodes[0] if len(nodes) == 1 and isinstance(nodes[0], str) else session.expand_nodes(nodes)
         if session.work > MAX_BLOCK_WORK and self.name not in _READERS:  # before anything is built from it
             raise _WorkExhausted(0)
         cache[index] = value
