@@ -265,7 +265,7 @@ def _parse_fast(text: str) -> Document:
     stray = False
     tokens = iter(pieces)
     next(tokens)
-    for pair, piece in zip(tokens, tokens):
+    for pair, piece in zip(tokens, tokens, strict=False):  # (pair, text) after each pair
         at = pos
         pos += 2 + len(piece)
         if pair == "{{":
