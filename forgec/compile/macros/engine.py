@@ -400,8 +400,9 @@ class Session:
         """§3.2 for one complete macro."""
         text = self.text
         command = macro._command  # memoised on the (cached) AST: no call once known
-        if command is None:
-            command = macro.command(text)
+        if command is None:  # Macro.command, inlined (once per macro of a new block)
+            seps = macro.seps
+            command = macro._command = text[macro.start + 2 : seps[0] if seps else macro.end - 2].strip(JS_WHITESPACE)
         if not command:
             return text[macro.start : macro.end]
         renderer = self.builtins.get(command)
@@ -446,9 +447,11 @@ class Session:
                 self._unresolved(macro)
                 return text[macro.start : macro.end]
             return result if isinstance(result, str) else _result_text(result)
-        value = self.read(command)
+        value = lookup(command, self.store, self.static, "any")  # self.read, inlined: every unknown macro
+        if self.trace is not None:
+            self.trace.reads.append((command, "any", value))
         if value is not MISSING:
-            return to_macro_text(value)
+            return value if type(value) is str else to_macro_text(value)
         self._unresolved(macro)
         return text[macro.start : macro.end]
 
@@ -571,8 +574,8 @@ class Session:
 
     def _unresolved(self, macro: Macro) -> None:
         expression = macro._expression  # memoised on the (cached) AST: no call once known
-        if expression is None:
-            expression = macro.expression(self.text)
+        if expression is None:  # Macro.expression, inlined
+            expression = macro._expression = self.text[macro.start + 2 : macro.end - 2].strip(JS_WHITESPACE)
         if expression not in self.unresolved:
             self.unresolved[expression] = macro
 
