@@ -21,10 +21,15 @@ if TYPE_CHECKING:
 __all__ = ["expand_block", "expand_text"]
 
 
+#: what :func:`_custom_renderers` gives without custom macros: one shared dictionary, never changed (the
+#: engine only reads it), instead of a new one per block
+_NO_CUSTOM: dict[str, Any] = {}
+
+
 def _custom_renderers(registry: Registry | None) -> dict[str, Any]:
     """The registry's custom macros as ``name -> render(ctx)``, what the engine dispatches on."""
     if registry is None or not registry.macros:
-        return {}
+        return _NO_CUSTOM
     return {name: definition.render for name, definition in registry.macros.items()}
 
 

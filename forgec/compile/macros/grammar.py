@@ -256,18 +256,19 @@ def _parse_fast(text: str) -> Document:
     the flattening of an unclosed ``{{`` can put two text pieces side by side, and only then is the
     top level merged.
     """
-    root: list[Any] = []
+    chunks = text.split("{{")
+    head = chunks[0]  # before the first "{{" nothing is open: its "}}" and "::" are text
+    root: list[Any] = [head] if head else []
     frames: list[tuple[int, list[list[Any]], list[int]]] = []
     current = root
     stray = False
-    pos = 0  # offset of what comes next in ``text``
-    opened = False
-    for chunk in text.split("{{"):
-        if opened:  # a "{{" before this chunk
-            current = []
-            frames.append((pos, [current], []))
-            pos += 2
-        opened = True
+    pos = len(head)  # offset of what comes next in ``text``
+    rest = iter(chunks)
+    next(rest)
+    for chunk in rest:
+        current = []  # a "{{" before this chunk
+        frames.append((pos, [current], []))
+        pos += 2
         closing = False
         for segment in chunk.split("}}") if "}}" in chunk else (chunk,):
             if closing:  # a "}}" before this segment
@@ -281,26 +282,29 @@ def _parse_fast(text: str) -> Document:
                     current.append("}}")
                     stray = True
             closing = True
-            if "::" in segment:
-                separated = False
-                for piece in segment.split("::"):
-                    if separated:  # a "::" before this piece
-                        if frames:  # directly inside an open macro: it separates its arguments
-                            frame = frames[-1]
-                            frame[2].append(pos)
-                            current = []
-                            frame[1].append(current)
-                        else:
-                            current.append("::")
-                            stray = True
-                        pos += 2
-                    separated = True
-                    if piece:
-                        current.append(piece)
-                        pos += len(piece)
-            elif segment:
+            if not segment:
+                continue
+            if "::" not in segment:
                 current.append(segment)
                 pos += len(segment)
+            elif frames:  # each "::" directly inside the open macro separates its arguments
+                pieces = segment.split("::")
+                piece = pieces[0]
+                if piece:
+                    current.append(piece)
+                    pos += len(piece)
+                _start, parts, seps = frames[-1]
+                more = iter(pieces)
+                next(more)
+                for piece in more:
+                    seps.append(pos)
+                    pos += 2 + len(piece)
+                    current = [piece] if piece else []
+                    parts.append(current)
+            else:  # nothing open: the segment is text, its "::" included
+                current.append(segment)
+                pos += len(segment)
+                stray = True
     if not frames:
         return tuple(_merge(root)) if stray else tuple(root)
     while frames:  # unclosed "{{": literal text, children kept
