@@ -12,6 +12,10 @@ the best and median calls are kept, and the ratio is printed with the load avera
   from its file on every call) over a context of 50,000 messages parsed before timing; the second
   with the history filters on, the third with all seven (``bench_scale.ALL_FILTERS``).
 * ``items-1000``: a stack file of 1,000 distinct blocks, read on every call, 40 messages.
+* ``items-1000-fresh``: forgec compiles a stack file no call read before on every call (``bench_scale.py
+  --row items-1000-fresh``: its blocks carry the call's number, so no parse or replay cache answers); the
+  reference side is ``items-1000``'s, since it caches nothing between calls: for it both rows are the
+  same work. The output check compares ``items-1000``'s file (the fresh files differ only by that number).
 * ``rules``: 100 regex rules over 1,000 messages; forgec's row passes the stack as data (no file read),
   the reference loads it from its file on every call (a little more work on the reference side).
 * ``import-convert``: the SillyTavern conversion of the largest preset of ``$FORGEC_FIXTURES``, already
@@ -46,7 +50,8 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 DRIVER = HERE / "reference_fresh.mjs"
-ROWS = ("history-50k", "history-50k-filters", "history-50k-all-filters", "items-1000", "rules", "import-convert", "import-cli")
+ROWS = ("history-50k", "history-50k-filters", "history-50k-all-filters", "items-1000", "items-1000-fresh", "rules",
+        "import-convert", "import-cli")
 IMPORT_ROWS = ("import-convert", "import-cli")
 
 
@@ -60,7 +65,7 @@ def _inputs(row: str) -> tuple[dict[str, Any], dict[str, Any]]:
         sys.path.remove(str(HERE))
     if row == "rules":
         return bench_scale_rules.rules_inputs()
-    if row == "items-1000":
+    if row in ("items-1000", "items-1000-fresh"):
         return bench_scale._items_stack(1000), bench_scale._context_data(40)
     options = {"history-50k-filters": bench_scale.FILTERS, "history-50k-all-filters": bench_scale.ALL_FILTERS}.get(row)
     stack = bench_scale.history_stack(options)

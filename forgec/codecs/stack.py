@@ -352,6 +352,26 @@ class ByteCache(Generic[_V]):
                 self._size -= dropped
                 self._touched.discard(dropped_key)
 
+    def would_keep(self, key: Hashable) -> bool:
+        """Whether a :meth:`put` of ``key`` now would keep it, this question counting as a sight.
+
+        Always True without ``second_sight``.  With it, a key neither held nor seen before is marked
+        as seen (exactly what its first :meth:`put` would do) and the answer is False: a caller can
+        then skip building a value that would only be dropped (the macro replay's recording of a
+        block seen for the first time), and its next put of the key is kept, as it would have been."""
+        if not self._second_sight:
+            return True
+        with self._lock:
+            if key in self._entries:
+                return True
+            mark = hash(key)
+            if mark in self._seen_once:
+                return True
+            if len(self._seen_once) >= _SEEN_ONCE_LIMIT:
+                self._seen_once.clear()
+            self._seen_once.add(mark)
+            return False
+
     def sweep(self) -> None:
         """Drop every entry not read or stored since the previous sweep.
 

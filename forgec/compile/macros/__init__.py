@@ -21,10 +21,15 @@ if TYPE_CHECKING:
 __all__ = ["expand_block", "expand_text"]
 
 
+#: what :func:`_custom_renderers` gives without custom macros: one shared dictionary, never changed (the
+#: engine only reads it), instead of a new one per block
+_NO_CUSTOM: dict[str, Any] = {}
+
+
 def _custom_renderers(registry: Registry | None) -> dict[str, Any]:
     """The registry's custom macros as ``name -> render(ctx)``, what the engine dispatches on."""
     if registry is None or not registry.macros:
-        return {}
+        return _NO_CUSTOM
     return {name: definition.render for name, definition in registry.macros.items()}
 
 
@@ -42,6 +47,14 @@ def _load_engine() -> tuple[Any, Any, Any, Any, Any]:
 
     _ENGINE = (BUILTIN_RENDERERS, engine, Macro, parse, replay)
     return _ENGINE
+
+
+def _context_of(engine: Any, replay: Any, item_id: Any, pointer: tuple[Any, ...] | None, stack: Any,
+                store: VariableStore | None) -> tuple[Any, ...]:
+    """Everything besides the text and the variables a block's expansion depends on (:func:`.replay.context_of`)."""
+    limits = (engine.MAX_STRING_LENGTH, engine.MAX_BLOCK_LENGTH, engine.MAX_BLOCK_WORK, engine.MAX_DEPTH)
+    context: tuple[Any, ...] = replay.context_of(item_id, pointer, engine.unresolved_policy(stack), store, limits)
+    return context
 
 
 def expand_block(
@@ -66,17 +79,20 @@ def expand_block(
         return text
     BUILTIN_RENDERERS, engine, Macro, parse, replay = _ENGINE or _load_engine()
     custom = _custom_renderers(registry)
+    # recorded and replayed only without custom macros, and for string (or absent) item ids (:mod:`.replay`)
+    recordable = not custom and (item_id is None or type(item_id) is str)
     context = None
-    if not custom:
-        # everything besides the text and the variables an expansion depends on (:mod:`.replay`)
-        limits = (engine.MAX_STRING_LENGTH, engine.MAX_BLOCK_LENGTH, engine.MAX_BLOCK_WORK, engine.MAX_DEPTH)
-        context = replay.context_of(item_id, pointer, engine.unresolved_policy(stack), store, limits)
-    if context is not None:
-        variables = stack.get("variables") if isinstance(stack, dict) else None
-        static = variables if isinstance(variables, dict) else None
-        replayed: str | None = replay.replay(text, context, store, static, diagnostics)
-        if replayed is not None:
-            return replayed
+    recorded = None
+    if recordable:
+        recorded = replay.REPLAYS.get(text)
+        if recorded is not None:  # a text never recorded (a first sight) needs no context to look in
+            limits = (engine.MAX_STRING_LENGTH, engine.MAX_BLOCK_LENGTH, engine.MAX_BLOCK_WORK, engine.MAX_DEPTH)
+            context = replay.context_of(item_id, pointer, engine.unresolved_policy(stack), store, limits)
+            variables = stack.get("variables") if isinstance(stack, dict) else None
+            static = variables if isinstance(variables, dict) else None
+            replayed: str | None = replay.replay_entries(recorded, context, store, static, diagnostics)
+            if replayed is not None:
+                return replayed
 
     doc = parse(text)
     if (len(doc) == 1 and not isinstance(doc[0], Macro)) or not doc:
@@ -95,7 +111,10 @@ def expand_block(
         pointer=pointer,
     )
     first = len(diagnostics)
-    if context is not None:
+    if recordable and (recorded is not None or replay.REPLAYS.would_keep(text)):
+        # recorded from the text's second sight on: a first sight's record would only be dropped
+        if context is None:
+            context = _context_of(engine, replay, item_id, pointer, stack, store)
         session.trace = replay.Trace()
     result: str = session.expand_block(doc)
     session.report_unresolved()

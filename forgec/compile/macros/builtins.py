@@ -301,3 +301,18 @@ _TABLE: tuple[BuiltinMacro, ...] = (
 BUILTIN_MACROS: dict[str, BuiltinMacro] = {m.name: m for m in _TABLE}
 #: name -> renderer (what the engine dispatches on)
 BUILTIN_RENDERERS: dict[str, Callable[[MacroContext], str | None]] = {m.name: m.render for m in _TABLE}
+
+#: the variable and filter built-ins the engine renders directly when the arguments they use are plain
+#: text (``Session._render_plain``: the same reads, writes and results as the renderers above)
+engine.PLAIN_RENDERERS.update({
+    BUILTIN_RENDERERS["getvar"]: ("get", "any", None),
+    BUILTIN_RENDERERS["var"]: ("get", "any", None),
+    BUILTIN_RENDERERS["getturnvar"]: ("get", "turn", None),
+    BUILTIN_RENDERERS["getsessionvar"]: ("get", "session", None),
+    BUILTIN_RENDERERS["setvar"]: ("set", "", None),
+    BUILTIN_RENDERERS["setturnvar"]: ("set", "turn", None),
+    BUILTIN_RENDERERS["setsessionvar"]: ("set", "session", None),
+    BUILTIN_RENDERERS["trim"]: ("filter", "", js_trim),
+    BUILTIN_RENDERERS["upper"]: ("filter", "", js_upper),
+    BUILTIN_RENDERERS["lower"]: ("filter", "", js_lower),
+})  # fmt: skip

@@ -62,6 +62,10 @@ MAX_BLOCK_WORK = 2 * MAX_BLOCK_LENGTH
 _READERS = frozenset({"getvar", "var", "getturnvar", "getsessionvar"})
 #: Python frames one nesting level may use (render -> renderer -> expand_arg -> expand_nodes ...)
 _FRAMES_PER_LEVEL = 6
+#: built-in renderers :meth:`Session.render` may run without a render context when the arguments they
+#: use are plain text (:meth:`Session._render_plain`): renderer -> (kind, scope, transform), filled by
+#: :mod:`forgec.compile.macros.builtins` (keyed by the renderer object, so a different table gets none)
+PLAIN_RENDERERS: dict[Any, tuple[str, str, Callable[[str], str] | None]] = {}
 
 
 class JsRangeError(Exception):
@@ -195,16 +199,23 @@ class MacroContext:
         elif index in cache:
             return cache[index]
         macro = self._macro
-        args = macro._args  # memoised on the (cached) AST: no call once known
-        if args is None:
-            args = macro.args()
         session = self._session
-        if 0 <= index < len(args):
-            nodes = args[index]
-            # a plain-text argument (the usual name) is its own expansion: no call, nothing built
-            value = nodes[0] if len(nodes) == 1 and isinstance(nodes[0], str) else session.expand_nodes(nodes)
-        else:
+        parts = macro.parts  # the command, then the arguments
+        nodes = parts[index + 1] if 0 <= index < len(parts) - 1 else None
+        if nodes is None:
             value = ""
+        elif len(nodes) == 1 and type(nodes[0]) is str:
+            # a plain-text argument (the usual name) is its own expansion: no call, nothing built;
+            # the last one loses its trailing white space, as :meth:`Macro.args` gives it
+            value = nodes[0] if index < len(parts) - 2 else nodes[0].rstrip(JS_WHITESPACE)
+        elif not nodes:
+            value = ""
+        else:
+            args = macro._args  # memoised on the (cached) AST: no call once known
+            if args is None:
+                args = macro.args()
+            nodes = args[index]
+            value = nodes[0] if len(nodes) == 1 and isinstance(nodes[0], str) else session.expand_nodes(nodes)
         if session.work > MAX_BLOCK_WORK and self.name not in _READERS:  # before anything is built from it
             raise _WorkExhausted(0)
         cache[index] = value
@@ -389,8 +400,9 @@ class Session:
         """§3.2 for one complete macro."""
         text = self.text
         command = macro._command  # memoised on the (cached) AST: no call once known
-        if command is None:
-            command = macro.command(text)
+        if command is None:  # Macro.command, inlined (once per macro of a new block)
+            seps = macro.seps
+            command = macro._command = text[macro.start + 2 : seps[0] if seps else macro.end - 2].strip(JS_WHITESPACE)
         if not command:
             return text[macro.start : macro.end]
         renderer = self.builtins.get(command)
@@ -399,6 +411,11 @@ class Session:
         if renderer is not None:
             if self.trace is not None and command not in REPLAYABLE:
                 self.trace = None  # it reads more than the variables (the runtime, the tools, the stack)
+            plain = PLAIN_RENDERERS.get(renderer)
+            if plain is not None and self.depth < MAX_DEPTH:
+                done = self._render_plain(macro, plain)
+                if done is not None:
+                    return done
             reads = command in _READERS
             if self.work > MAX_BLOCK_WORK and not reads:
                 return self._too_much_work(macro, command)
@@ -430,11 +447,98 @@ class Session:
                 self._unresolved(macro)
                 return text[macro.start : macro.end]
             return result if isinstance(result, str) else _result_text(result)
-        value = self.read(command)
+        value = lookup(command, self.store, self.static, "any")  # self.read, inlined: every unknown macro
+        if self.trace is not None:
+            self.trace.reads.append((command, "any", value))
         if value is not MISSING:
-            return to_macro_text(value)
+            return value if type(value) is str else to_macro_text(value)
         self._unresolved(macro)
         return text[macro.start : macro.end]
+
+    def _render_plain(self, macro: Macro, plain: tuple[str, str, Callable[[str], str] | None]) -> str | None:
+        """A variable or filter built-in whose arguments are plain text, rendered without a render context.
+
+        A first-sight block (a stack file no call read before) cannot be replayed, and the generic
+        path's render context, renderer call and lazy argument look-ups cost more than the work of a
+        ``{{getvar::name}}``.  This does exactly what the built-in does through the generic path
+        (:mod:`.builtins`: ``_get_in``, ``_setvar``, ``_set_in``, the filters), for the arguments it
+        uses when each is one text piece: the same reads and writes (recorded in the trace alike), the
+        same unresolved macro for an empty name, the same work counted.  Whatever could fail or needs
+        more (a nested macro in a used argument, a value that is not a string, a string near a length
+        limit, the work cap reached) returns None *before anything is read or written*, and the generic
+        path renders the macro as always.  The caller has checked the nesting depth.
+        """
+        kind, scope, transform = plain
+        parts = macro.parts
+        last = len(parts) - 1  # the last argument's index in parts (the command is parts[0])
+        if kind == "get":
+            if last < 1:
+                name = ""
+            else:
+                nodes = parts[1]
+                if not nodes:
+                    name = ""
+                elif len(nodes) == 1 and type(nodes[0]) is str:
+                    name = nodes[0].strip(JS_WHITESPACE)
+                else:
+                    return None
+            if not name:
+                self._unresolved(macro)
+                return self.text[macro.start : macro.end]
+            value = lookup(name, self.store, self.static, scope)  # type: ignore[arg-type]
+            if value is MISSING:
+                result = ""
+            elif type(value) is str:
+                result = value
+                if len(result) * 2 > MAX_BLOCK_LENGTH or len(result) * 2 > MAX_STRING_LENGTH:
+                    return None
+            else:
+                return None
+            if self.trace is not None:
+                self.trace.reads.append((name, scope, value))
+            return result
+        if self.work > MAX_BLOCK_WORK:
+            return None
+        args: list[str] = []
+        used = last if kind == "set" else min(last, 1)  # a filter uses its first argument only
+        for index in range(1, used + 1):
+            nodes = parts[index]
+            if not nodes:
+                args.append("")
+            elif len(nodes) == 1 and type(nodes[0]) is str:
+                args.append(nodes[0] if index < last else nodes[0].rstrip(JS_WHITESPACE))
+            else:
+                return None
+        if transform is not None:  # a filter
+            result = transform(args[0] if args else "")
+            size = len(result)
+            if size * 2 > MAX_BLOCK_LENGTH or size * 2 > MAX_STRING_LENGTH:
+                return None
+            self.work += size
+            return result
+        count = len(args)
+        first = args[0].strip(JS_WHITESPACE) if count else ""
+        start = 1
+        if not scope:  # setvar: [turn|session::]name::value
+            if first in ("turn", "session"):
+                scope = first
+                first = args[1].strip(JS_WHITESPACE) if count > 1 else ""
+                start = 2
+            else:
+                scope = "turn"
+        if not first:
+            self._unresolved(macro)
+            return self.text[macro.start : macro.end]
+        if start >= count:
+            value = ""
+        elif count - start == 1:
+            value = args[start]
+        else:
+            value = "::".join(args[start:])
+        if len(value) * 2 > string_limit():
+            return None
+        self.write(scope, first, value)
+        return ""
 
     def _failed(self, macro: Macro, command: str, detail: str, code: str = MACRO_FAILED) -> str:
         """Record ``Macro {{command}} failed: detail`` and keep the macro's text, as pi-forge does."""
@@ -470,8 +574,8 @@ class Session:
 
     def _unresolved(self, macro: Macro) -> None:
         expression = macro._expression  # memoised on the (cached) AST: no call once known
-        if expression is None:
-            expression = macro.expression(self.text)
+        if expression is None:  # Macro.expression, inlined
+            expression = macro._expression = self.text[macro.start + 2 : macro.end - 2].strip(JS_WHITESPACE)
         if expression not in self.unresolved:
             self.unresolved[expression] = macro
 

@@ -32,7 +32,7 @@ from forgec.codecs.stack import ByteCache
 from forgec.diagnostics import Diagnostic
 from forgec.model.variables import MISSING, VariableStore, lookup, to_macro_text
 
-__all__ = ["REPLAYABLE", "REPLAYS", "Trace", "context_of", "record", "replay"]
+__all__ = ["REPLAYABLE", "REPLAYS", "Trace", "context_of", "record", "replay", "replay_entries"]
 
 #: the built-ins whose output is a function of their arguments and the variables they read
 REPLAYABLE = frozenset({
@@ -93,7 +93,12 @@ def replay(text: str, context: tuple[Any, ...], store: VariableStore | None, sta
            diagnostics: list[Diagnostic]) -> str | None:
     """The recorded output of the block when every read it made answers the same now: its writes
     applied to ``store`` and its findings appended; None (nothing changed) otherwise."""
-    entries = REPLAYS.get(text)
+    return replay_entries(REPLAYS.get(text), context, store, static, diagnostics)
+
+
+def replay_entries(entries: dict[tuple[Any, ...], _Entry] | None, context: tuple[Any, ...], store: VariableStore | None,
+                   static: dict[str, Any] | None, diagnostics: list[Diagnostic]) -> str | None:
+    """:func:`replay` with the text's recorded expansions already looked up (``REPLAYS.get(text)``)."""
     entry = None if entries is None else entries.get(context)
     if entry is None:
         return None

@@ -58,3 +58,15 @@ def test_never_raises_and_keeps_plain_text(text: str) -> None:
     out, _ = expand_text(text)
     if "{{" not in text:
         assert out is text
+
+
+def test_fast_parser_equals_lark_parser_on_every_short_text() -> None:
+    """Every text of up to 7 characters over ``{``, ``}``, ``:`` and a letter: each way runs of the three
+    pair characters can meet, split and nest (the fast parser cuts them with ``str.split``, one pair
+    character at a time, and merges no text pieces inside a closed macro)."""
+    import itertools
+
+    for size in range(8):
+        for letters in itertools.product("{}:a", repeat=size):
+            text = "".join(letters)
+            assert _parse_fast(text) == parse_with_lark(text), text

@@ -100,3 +100,20 @@ def test_ids_and_pointers_that_python_confuses_are_kept_apart(first: Any, second
         b = _expand(text, VariableStore(), {}, item_id=second)
     assert a[1] != b[1]
     REPLAYS.clear()
+
+
+def test_a_block_is_recorded_at_its_second_sight_and_replayed_from_its_third() -> None:
+    """The first expansion of a text only marks it as seen (no trace is kept: its record would be
+    dropped); the second records it, the third and later replay, each equal to a fresh expansion."""
+    REPLAYS.clear()
+    text = "{{getvar::a}}{{setvar::b::x}}{{unknownMacro}}"
+    stack: dict[str, Any] = {"variables": {"a": "static"}}
+    seen = []
+    outputs = []
+    for _ in range(4):
+        hits = REPLAYS.hits
+        outputs.append(_expand(text, VariableStore(), stack))
+        seen.append((REPLAYS.hits - hits, len(REPLAYS)))
+    assert seen == [(0, 0), (0, 1), (1, 1), (1, 1)]
+    assert all(out == outputs[0] for out in outputs)
+    REPLAYS.clear()
