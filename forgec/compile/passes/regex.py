@@ -294,6 +294,22 @@ class RuleSelections:
         return selected
 
 
+def _rules_for(
+    stack: Any,
+    stage: str,
+    target: str,
+    effect: str,
+    diagnostics: list[Diagnostic],
+    budget: RegexBudget | None,
+    selections: RuleSelections | None,
+) -> list[SelectedRule]:
+    """The rules of one call site: from the stack content's recorded ``selections`` when the caller
+    has them (the same answer, without reading every rule again), else selected afresh."""
+    if selections is not None:
+        return selections.select(stack, stage, target, effect, diagnostics, budget)
+    return _select(stack, stage, target, effect, diagnostics, budget, None)
+
+
 def _replay(answer: tuple[tuple[Any, ...], tuple[Any, ...]], diagnostics: list[Diagnostic]) -> list[SelectedRule] | None:
     """A recorded answer again, or None when a pattern it names is not compiled (as it was) any more."""
     failures, rules = answer
@@ -483,10 +499,7 @@ def apply_to_system(
         return text
     if budget is None:
         budget = RegexBudget()
-    if selections is not None:
-        rules = selections.select(stack, "compiled", "system", "outgoing", diagnostics, budget)
-    else:
-        rules = select_rules(stack, "compiled", "system", "outgoing", diagnostics, budget)
+    rules = _rules_for(stack, "compiled", "system", "outgoing", diagnostics, budget, selections)
     for rule in rules:
         try:
             new_text, matches = _transform(rule, text, budget)
@@ -671,10 +684,7 @@ def apply_to_messages(
     if not _rules_of(stack):  # as apply_to_system: nothing to select
         return messages
     budget = budget or RegexBudget()
-    if selections is not None:
-        rules = selections.select(stack, stage, "messages", "outgoing", diagnostics, budget)
-    else:
-        rules = select_rules(stack, stage, "messages", "outgoing", diagnostics, budget)
+    rules = _rules_for(stack, stage, "messages", "outgoing", diagnostics, budget, selections)
     if not rules:
         return messages
     return _run_rules(rules, messages, diagnostics, f"{stage}/messages", budget)
@@ -693,10 +703,7 @@ def finalize_message(
     if (role if isinstance(role, str) else js_string(role)) != "assistant":
         return None, diagnostics
     budget = budget or RegexBudget()
-    if selections is not None:
-        rules = selections.select(stack, "compiled", "messages", "finalize", diagnostics, budget)
-    else:
-        rules = select_rules(stack, "compiled", "messages", "finalize", diagnostics, budget)
+    rules = _rules_for(stack, "compiled", "messages", "finalize", diagnostics, budget, selections)
     result = _run_rules(rules, [message], diagnostics, "finalize/messages", budget)[0] if rules else message
     if result is message:
         return None, diagnostics
