@@ -10,7 +10,7 @@ loader or raw (the web-editor path), and every field is read with pi-forge's len
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import chain, count, islice, repeat
 from operator import setitem
@@ -26,7 +26,7 @@ from forgec.js.values import UNDEFINED, js_trim, js_truthy
 from forgec.model.messages import roles_of
 from forgec.model.runtime import Runtime
 from forgec.model.variables import VariableStore
-from forgec.source.collector import LARGE_COMPILE, gc_paused
+from forgec.source.collector import LARGE_COMPILE, gc_paused, make_spares, spare_list
 
 if TYPE_CHECKING:
     from forgec.plugins import Registry
@@ -377,14 +377,16 @@ def _messages(
     items: list[tuple[int, dict[str, Any]]],
     tools: _Tools,
     selections: rx.RuleSelections | None = None,
+    new_list: Callable[[], list[Any]] = list,
 ) -> MessagesResult:
     """:func:`compile_messages` of the history ``original`` over the stack's enabled ``items``, with
-    the tool list ``tools`` and the rule ``selections`` (as :func:`_system_prompt`)."""
+    the tool list ``tools`` and the rule ``selections`` (as :func:`_system_prompt`); the message and
+    source lists of the result come from ``new_list`` (a large compile's: :func:`spare_list`)."""
     if not isinstance(original, list):
         original = []
     diagnostics: list[Diagnostic] = []
-    out: list[Any] = []
-    sources: list[dict[str, Any]] = []
+    out: list[Any] = new_list()
+    sources: list[dict[str, Any]] = new_list()
     if regex_budget is None:
         regex_budget = rx.RegexBudget()
     inserted = False
@@ -445,15 +447,22 @@ def compile_prompt(
 
     ``regex_budget``: one :class:`~forgec.compile.passes.regex.RegexBudget` for both stages (a fresh one
     when omitted), so the regex time of the whole compile is bounded.  A large compile (thousands
-    of messages or items) runs with the cyclic garbage collector paused (:mod:`forgec.source.collector`).
+    of messages or items) runs with the cyclic garbage collector paused (:mod:`forgec.source.collector`),
+    and fills result lists made inside the previous large compile's pause (``spare_list``), which the
+    collection right after the pause does not visit element by element.
     ``selections``: the :class:`~forgec.compile.passes.regex.RuleSelections` recorded for this stack's
     content (the report workflow keeps them on the stack-cache entry); only for a stack unchanged
     since they were recorded.
     """
     if regex_budget is None:
         regex_budget = rx.RegexBudget()
-    with gc_paused(_size(stack, runtime), LARGE_COMPILE):  # a shared no-op below the threshold
-        return _both_stages(stack, runtime, store, registry, regex_budget, selections)
+    size = _size(stack, runtime)
+    with gc_paused(size, LARGE_COMPILE):  # a shared no-op below the threshold
+        if size < LARGE_COMPILE:
+            return _both_stages(stack, runtime, store, registry, regex_budget, selections, list)
+        compiled = _both_stages(stack, runtime, store, registry, regex_budget, selections, spare_list)
+        make_spares()  # inside the pause: the collection after it ages them for the next large compile
+        return compiled
 
 
 def _both_stages(
@@ -463,14 +472,17 @@ def _both_stages(
     registry: Registry | None,
     regex_budget: rx.RegexBudget,
     selections: rx.RuleSelections | None,
+    new_list: Callable[[], list[Any]],
 ) -> CompiledPrompt:
     """The system prompt, then the messages.  Both stages read the same enabled items and, when a
     block has macros, the same tool list (neither stage changes the stack or the runtime): each is
-    computed once per compile."""
+    computed once per compile.  ``new_list`` makes the message stage's result lists."""
     items = _items(stack)
     tools = _Tools(stack, runtime)
     system = _system_prompt(stack, runtime, store, registry, regex_budget, items, tools, selections)
-    messages = _messages(stack, runtime, store, runtime.messages, registry, regex_budget, items, tools, selections)
+    messages = _messages(
+        stack, runtime, store, runtime.messages, registry, regex_budget, items, tools, selections, new_list
+    )
     return CompiledPrompt(system, messages, store)
 
 
