@@ -1,5 +1,6 @@
 """The garbage-collector pause around large compiles: on inside small ones, off inside large ones, put
-back after, kept off when the caller had disabled it (the pause itself: tests/source/test_collector.py)."""
+back after, kept off when the caller had disabled it (the pause itself: tests/source/test_collector.py);
+and the result lists of a large compile made inside the previous one's pause (the spares)."""
 
 from __future__ import annotations
 
