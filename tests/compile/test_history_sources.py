@@ -3,12 +3,15 @@ kind of message the host may send (plain, missing role, null role, non-string ro
 
 from __future__ import annotations
 
+from itertools import islice
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from forgec.compile.assemble import _history_sources, compile_messages
+from forgec.compile.assemble import _NUMBERS_KEPT, _history_numbers, _history_sources, compile_messages
+from forgec.compile.passes.history import chat_history_pipeline
 from forgec.model.messages import role_of, roles_of
 from forgec.model.runtime import Runtime
 from forgec.model.variables import VariableStore
@@ -96,3 +99,55 @@ def test_implicit_history_sources_keep_their_key_order() -> None:
     assert [list(s) for s in result.sources] == [
         ["kind", "itemName", "slot", "historyIndex", "historyCount", "role"]
     ] * 2
+
+
+@pytest.mark.parametrize("length", [0, 1, 2, 255, 256, 257, 3_000, _NUMBERS_KEPT - 1, _NUMBERS_KEPT, _NUMBERS_KEPT + 1, _NUMBERS_KEPT + 40])
+def test_history_numbers_count_from_one_past_the_kept_ints(length: int) -> None:
+    """``historyIndex`` values come from shared ints as far as they are kept, then from ``count``:
+    the first ``length`` values ``count(1)`` gives, for any length and in any order of lengths asked."""
+    for asked in (length, 5, length):
+        assert list(islice(_history_numbers(asked), asked)) == list(range(1, asked + 1))
+
+
+def test_history_indexes_past_the_kept_ints() -> None:
+    """A history longer than the shared ints: the records past them still number on by one."""
+    messages = [{"role": "user"}] * (_NUMBERS_KEPT + 3)
+    head: dict[str, Any] = {"kind": "chat-history", "itemId": "h", "slot": "chat-history"}
+    sources = _history_sources(head, messages)
+    assert [s["historyIndex"] for s in sources[-5:]] == list(range(_NUMBERS_KEPT - 1, _NUMBERS_KEPT + 4))
+    assert [s["historyIndex"] for s in sources[:3]] == [1, 2, 3]
+
+
+_SLOT_OPTIONS: list[Any] = [
+    "absent", None, {}, [], "text", 0, True, {"unknown": 1}, {"maxMessages": None}, {"roles": []},
+    {"maxMessages": 2}, {"includeLastUserMessage": False}, {"toolMode": "bad"},
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("options", _SLOT_OPTIONS)
+def test_a_slot_without_options_inserts_the_pipelines_result(options: Any) -> None:
+    """A chat-history slot with no options skips the pipeline's copy of the history (the compile
+    reads the host's list itself); every options value, empty or not, compiles to exactly what the
+    pipeline returns, with its findings, and never hands out or changes the host's list."""
+    messages: list[Any] = [
+        {"role": "user", "content": "a"},
+        {"role": "assistant", "content": [{"type": "toolCall", "id": "c1", "name": "read", "arguments": {}}]},
+        {"role": "toolResult", "toolCallId": "c1", "content": "r"},
+        {"content": "no role"},
+        {"role": "user", "content": "b"},
+    ]
+    host = list(messages)
+    item: dict[str, Any] = {"kind": "slot", "id": "h", "slot": "chat-history"}
+    if options != "absent":
+        item["options"] = options
+    expected_diagnostics: list[Any] = []
+    expected = chat_history_pipeline(list(messages), item, expected_diagnostics, pointer=("items", 0))
+    result = compile_messages({"items": [item]}, Runtime(messages=messages), VariableStore())
+    assert result.messages == expected
+    assert [m is e for m, e in zip(result.messages, expected, strict=True)] == [True] * len(expected)
+    assert result.diagnostics == expected_diagnostics
+    assert [s["role"] for s in result.sources] == [role_of(m) for m in expected]
+    assert result.messages is not messages
+    result.messages.append("added")
+    result.messages[0] = "replaced"
+    assert messages == host and all(m is h for m, h in zip(messages, host, strict=True))

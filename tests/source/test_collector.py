@@ -9,7 +9,14 @@ import threading
 
 import pytest
 
-from forgec.source.collector import LARGE_INPUT_CHARS, gc_paused
+from forgec.source.collector import (
+    LARGE_INPUT_CHARS,
+    SPARE_LISTS,
+    _spares,
+    gc_paused,
+    make_spares,
+    spare_list,
+)
 
 pytestmark = pytest.mark.usefixtures("gc_enabled")
 
@@ -61,3 +68,28 @@ def test_overlapping_pauses_on_threads_restore_once_the_last_one_leaves() -> Non
     leave.set()
     worker.join(5)
     assert gc.isenabled()
+
+
+def test_spare_lists_are_empty_and_handed_out_once() -> None:
+    """Each spare goes to one caller; with none left a new empty list is made (the plain way)."""
+    make_spares()
+    taken = [spare_list() for _ in range(SPARE_LISTS + 3)]  # the spares, then new lists
+    assert taken == [[]] * len(taken)
+    assert len({id(lst) for lst in taken}) == len(taken)
+    make_spares()
+    again = [spare_list() for _ in range(SPARE_LISTS)]
+    assert all(all(lst is not old for old in taken) for lst in again)
+
+
+def test_spares_made_inside_a_pause_leave_the_youngest_generation_at_its_collection() -> None:
+    """What the large compiles rely on (CPython's generations): a spare made inside a pause is out of
+    the youngest generation once the collection after the pause ran, so that collection's successors
+    do not visit what it will hold."""
+    _spares.clear()
+    with gc_paused(LARGE_INPUT_CHARS, LARGE_INPUT_CHARS):
+        make_spares()
+        held = list(_spares)
+    gc.collect(0)  # the young collection the first allocation after a large pause runs
+    young = {id(o) for o in gc.get_objects(0)}
+    assert all(id(lst) not in young for lst in held)
+    assert spare_list() in held
