@@ -51,6 +51,7 @@ COMPILED_MODULES: tuple[str, ...] = (
     "compile/macros/builtins.py",
     "compile/macros/casemap.py",
     "compile/macros/engine.py",
+    "compile/macros/grammar.py",
     "compile/macros/lint.py",
     "compile/passes/__init__.py",
     "compile/passes/history.py",
