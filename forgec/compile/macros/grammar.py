@@ -295,12 +295,13 @@ def parse(text: str, *, use_lark: bool = False) -> Document:
     """
     if use_lark:
         return parse_with_lark(text)
-    doc = _CACHE.get(text)
-    if doc is not None:
-        return doc
+    found, keep = _CACHE.get_or_mark(text)
+    if found is not None:
+        return found
     # without both pair tokens nothing can be a macro
-    doc = _parse_fast(text) if "{{" in text and "}}" in text else ((text,) if text else ())
-    _CACHE.put(text, doc, parse_cost(text))
+    doc: Document = _parse_fast(text) if "{{" in text and "}}" in text else ((text,) if text else ())
+    if keep:  # a first sight is only marked (the cache keeps texts from their second sight on)
+        _CACHE.put(text, doc, parse_cost(text))
     return doc
 
 
