@@ -1,16 +1,18 @@
 """A positioned :class:`~forgec.diagnostics.core.Diagnostic` made without the dataclass's ``__init__``.
 
-A pure-Python frozen slots dataclass sets each of its 13 fields with an ``object.__setattr__`` call in
-its generated ``__init__``, behind a keyword call: ~1.4 µs a finding.  A compile of a stack of 1,000
-blocks no call saw before makes ~2,000 unresolved-macro findings, ~10 % of the call.  Setting the slots
-through their member descriptors makes the same object in ~0.6 µs.
+A frozen dataclass sets each of its 13 fields with an ``object.__setattr__`` call in its generated
+``__init__``, behind a keyword call: ~1.4 µs a finding in the pure build, and ~2.7 µs in the mypyc build
+(the generated ``__init__`` stays Python, and each set goes through the native class's attribute
+machinery).  A compile of a stack of 1,000 blocks no call saw before makes ~2,000 unresolved-macro
+findings.  Setting the attributes through their descriptors makes the same object in ~0.6 µs (pure) or
+~1.4 µs (mypyc).
 
-That is done only where it is exactly what the constructor does: ``Diagnostic`` is the pure-Python
-dataclass with the fields of :data:`_FIELDS` (names, order, defaults), each a plain slot, without
-``__post_init__``.  Otherwise -- the mypyc build, where ``Diagnostic`` is a native class whose
-constructor is already fast, or a class changed since -- :data:`POSITIONED` is None and callers use the
-constructor.  ``tests/diagnostics/test_quick_finding.py`` holds the two equal, and holds the fast path
-switched on in the pure build (so a changed field list is noticed, not silently slower).
+That is done only where it is exactly what the constructor does: ``Diagnostic`` is a dataclass with the
+fields of :data:`_FIELDS` (names, order, defaults), each a plain slot (a member descriptor) or a native
+attribute (mypyc's getset descriptor), without ``__post_init__``, and a finding made both ways compares
+equal field for field when the factory is built.  Otherwise (a class changed since) :data:`POSITIONED`
+is None and callers use the constructor.  ``tests/diagnostics/test_quick_finding.py`` holds the two
+equal, and holds the fast path switched on (so a changed field list is noticed, not silently slower).
 """
 
 from __future__ import annotations
@@ -62,12 +64,12 @@ def positioned_factory(cls: Any) -> Positioned | None:
         if found.default is not default and found.default != default:
             return None
         slot = cls.__dict__.get(name)
-        if type(slot) is not types.MemberDescriptorType:
+        if type(slot) is not types.MemberDescriptorType and type(slot) is not types.GetSetDescriptorType:
             return None
         setters.append(slot.__set__)
     (set_level, set_message, set_code, set_item_id, set_pointer, set_offset, set_length, set_span, set_extra,
      set_field, set_at_key, set_fix, set_caused_by) = setters
-    new = object.__new__
+    new = made_class.__new__  # object.__new__ for the pure class; a native class has its own
 
     def make(level: Level, message: str, code: str, item_id: Any, pointer: Pointer | None,
              offset: int | None, length: int | None) -> Diagnostic:
@@ -87,7 +89,17 @@ def positioned_factory(cls: Any) -> Positioned | None:
         set_caused_by(made, None)
         return made
 
+    # used only if it makes what the constructor makes: every field, of the same type
+    quick = make("warning", "m", "FG000", "id", ("items", 0, "content"), 1, 2)
+    built = made_class("warning", "m", "FG000", item_id="id", pointer=("items", 0, "content"), offset=1, length=2)
+    if quick != built or _typed_fields(quick) != _typed_fields(built):
+        return None
     return make
+
+
+def _typed_fields(diagnostic: Any) -> list[tuple[Any, type]]:
+    values = [getattr(diagnostic, name) for name, _default in _FIELDS]
+    return [(value, type(value)) for value in values]
 
 
 #: the factory for :class:`~forgec.diagnostics.core.Diagnostic`, or None (use the constructor)

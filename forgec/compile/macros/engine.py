@@ -612,7 +612,7 @@ def unresolved_diagnostic(macro: Macro, expression: str, level: str, item_id: An
     ):
         found: Diagnostic = memo[3]
         return found
-    if POSITIONED is not None:  # the pure build: the same finding without the dataclass's __init__
+    if POSITIONED is not None:  # the same finding without the dataclass's __init__ (diagnostics/quick.py)
         diagnostic = POSITIONED(
             level,  # type: ignore[arg-type]
             f"Unresolved macro: {{{{{expression}}}}}",
