@@ -67,6 +67,7 @@ COMPILED_MODULES: tuple[str, ...] = (
     "compile/slots/tools.py",
     "compile/slots/variables.py",
     "diagnostics/core.py",
+    "diagnostics/quick.py",
     "fingerprint.py",
     "importers/sillytavern/convert.py",
     "importers/sillytavern/macros.py",
