@@ -78,13 +78,16 @@ def expand_block(
     if "{{" not in text:  # fast path: no parser, no session
         return text
     BUILTIN_RENDERERS, engine, Macro, parse, replay = _ENGINE or _load_engine()
-    custom = _custom_renderers(registry)
+    custom = _NO_CUSTOM if registry is None or not registry.macros else _custom_renderers(registry)
     # recorded and replayed only without custom macros, and for string (or absent) item ids (:mod:`.replay`)
     recordable = not custom and (item_id is None or type(item_id) is str)
     context = None
     recorded = None
+    # whether a record made now would be kept: the replay cache keeps a text from its second sight on,
+    # so a first sight is only marked (in the same locked call as the look-up) and not traced
+    keep = False
     if recordable:
-        recorded = replay.REPLAYS.get(text)
+        recorded, keep = replay.REPLAYS.get_or_mark(text)
         if recorded is not None:  # a text never recorded (a first sight) needs no context to look in
             limits = (engine.MAX_STRING_LENGTH, engine.MAX_BLOCK_LENGTH, engine.MAX_BLOCK_WORK, engine.MAX_DEPTH)
             context = replay.context_of(item_id, pointer, engine.unresolved_policy(stack), store, limits)
@@ -111,7 +114,7 @@ def expand_block(
         pointer=pointer,
     )
     first = len(diagnostics)
-    if recordable and (recorded is not None or replay.REPLAYS.would_keep(text)):
+    if keep:
         # recorded from the text's second sight on: a first sight's record would only be dropped
         if context is None:
             context = _context_of(engine, replay, item_id, pointer, stack, store)

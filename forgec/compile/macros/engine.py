@@ -28,6 +28,7 @@ from typing import Any
 from forgec.compile.macros.grammar import Macro, Node
 from forgec.compile.macros.replay import REPLAYABLE, Trace
 from forgec.diagnostics import Diagnostic
+from forgec.diagnostics.quick import POSITIONED
 from forgec.js.values import JS_WHITESPACE, js_concat, js_len
 from forgec.model.runtime import Runtime
 from forgec.model.variables import MISSING, VariableStore, lookup, to_macro_text, to_prompt_text
@@ -611,15 +612,26 @@ def unresolved_diagnostic(macro: Macro, expression: str, level: str, item_id: An
     ):
         found: Diagnostic = memo[3]
         return found
-    diagnostic = Diagnostic(
-        level,  # type: ignore[arg-type]
-        f"Unresolved macro: {{{{{expression}}}}}",
-        UNRESOLVED_MACRO,
-        item_id=item_id,
-        pointer=pointer,
-        offset=macro.start,
-        length=macro.end - macro.start,
-    )
+    if POSITIONED is not None:  # the same finding without the dataclass's __init__ (diagnostics/quick.py)
+        diagnostic = POSITIONED(
+            level,  # type: ignore[arg-type]
+            f"Unresolved macro: {{{{{expression}}}}}",
+            UNRESOLVED_MACRO,
+            item_id,
+            pointer,
+            macro.start,
+            macro.end - macro.start,
+        )
+    else:
+        diagnostic = Diagnostic(
+            level,  # type: ignore[arg-type]
+            f"Unresolved macro: {{{{{expression}}}}}",
+            UNRESOLVED_MACRO,
+            item_id=item_id,
+            pointer=pointer,
+            offset=macro.start,
+            length=macro.end - macro.start,
+        )
     if item_id is None or type(item_id) is str:
         macro._report = (level, item_id, pointer, diagnostic)
     return diagnostic

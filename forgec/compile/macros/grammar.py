@@ -14,7 +14,7 @@ The grammar is ``grammar/macros.lark``.  Two facts about pi-forge's scanner shap
   matches ``OPEN``/``CLOSE`` exactly like the reference's depth counter (an ``OPEN`` is closed by
   the ``CLOSE`` that brings the depth back to zero; a ``CLOSE`` with nothing open is text) and
   re-types the leftovers as ``LITERAL_OPEN``/``LITERAL_CLOSE``.  What remains is an unambiguous
-  LALR(1) grammar, which lark parses (:class:`_PostLex`, :func:`parse_with_lark`).
+  LALR(1) grammar, which lark parses (:mod:`.lark_parse`, reached through :func:`parse_with_lark`).
 
 Every terminal is acceptable in every parser state, so lark's contextual lexer would gain nothing;
 the lark path uses the basic lexer plus the post-lexer above.
@@ -157,83 +157,15 @@ def _merge(nodes: list[Any]) -> list[Node]:
 # --- the lark path ---------------------------------------------------------------------------------
 
 
-class _PostLex:
-    """Matches ``{{``/``}}`` tokens like the reference's depth walk; leftovers become literal text."""
-
-    always_accept: tuple[str, ...] = ()
-
-    def process(self, stream: Any) -> Any:
-        from lark import Token
-
-        tokens = list(stream)
-        open_stack: list[int] = []
-        for index, token in enumerate(tokens):
-            kind = token.type
-            if kind == "OPEN":
-                open_stack.append(index)
-            elif kind == "CLOSE":
-                if open_stack:
-                    open_stack.pop()
-                else:
-                    tokens[index] = Token.new_borrow_pos("LITERAL_CLOSE", token, token)
-        for index in open_stack:
-            tokens[index] = Token.new_borrow_pos("LITERAL_OPEN", tokens[index], tokens[index])
-        return iter(tokens)
-
-
-def _build_transformer() -> Any:
-    from lark import Transformer
-
-    class _Builder(Transformer[Any, Any]):
-        """Builds the AST during the LALR parse (no intermediate lark ``Tree``)."""
-
-        def macro(self, children: list[Any]) -> Macro:
-            parts: list[list[Any]] = [[]]
-            seps: list[int] = []
-            for child in children[1:-1]:
-                if isinstance(child, Macro):
-                    parts[-1].append(child)
-                elif child.type == "SEP":
-                    seps.append(child.start_pos)
-                    parts.append([])
-                else:
-                    parts[-1].append(str(child))
-            return Macro(children[0].start_pos, children[-1].end_pos, [_merge(p) for p in parts], seps)
-
-        def start(self, children: list[Any]) -> Document:
-            return tuple(_merge([c if isinstance(c, Macro) else str(c) for c in children]))
-
-    return _Builder()
-
-
-_LARK: Any = None
-
-
-def _lark_parser() -> Any:
-    """The LALR parser, built once per process from the bundled grammar."""
-    global _LARK
-    if _LARK is None:
-        from lark import Lark
-
-        from forgec.resources import grammar_path
-
-        grammar = grammar_path("macros").read_text(encoding="utf-8")
-        _LARK = Lark(
-            grammar,
-            parser="lalr",
-            lexer="basic",
-            postlex=_PostLex(),
-            transformer=_build_transformer(),
-            maybe_placeholders=False,
-        )
-    return _LARK
-
-
 def parse_with_lark(text: str) -> Document:
-    """Parse with the lark grammar (uncached; :func:`parse` is the entry point)."""
-    if not text:
-        return ()
-    return _lark_parser().parse(text)  # type: ignore[no-any-return]
+    """Parse with the lark grammar (uncached; :func:`parse` is the entry point).
+
+    The lark path lives in :mod:`.lark_parse`, imported here on first use: its AST builder is a class
+    made inside a function (lark is imported only when asked for), which mypyc cannot compile, and this
+    module is compiled in the mypyc build (the parser of every new block)."""
+    from forgec.compile.macros.lark_parse import parse_with_lark as parse_lark
+
+    return parse_lark(text)
 
 
 # --- the fast path ---------------------------------------------------------------------------------
@@ -363,12 +295,13 @@ def parse(text: str, *, use_lark: bool = False) -> Document:
     """
     if use_lark:
         return parse_with_lark(text)
-    doc = _CACHE.get(text)
-    if doc is not None:
-        return doc
+    found, keep = _CACHE.get_or_mark(text)
+    if found is not None:
+        return found
     # without both pair tokens nothing can be a macro
-    doc = _parse_fast(text) if "{{" in text and "}}" in text else ((text,) if text else ())
-    _CACHE.put(text, doc, parse_cost(text))
+    doc: Document = _parse_fast(text) if "{{" in text and "}}" in text else ((text,) if text else ())
+    if keep:  # a first sight is only marked (the cache keeps texts from their second sight on)
+        _CACHE.put(text, doc, parse_cost(text))
     return doc
 
 

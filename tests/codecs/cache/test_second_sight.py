@@ -52,3 +52,43 @@ def test_would_keep_counts_as_the_first_sight() -> None:
     cache.put("b", "y", 10)  # a first put marks too
     assert cache.would_keep("b") is True
     assert ByteCache[str](1_000).would_keep("c") is True  # a plain cache keeps at once
+
+
+def test_get_or_mark_is_get_then_would_keep() -> None:
+    """One locked call answering as :meth:`get` and then :meth:`would_keep` would, counters included."""
+    cache: ByteCache[str] = ByteCache(1_000, second_sight=True)
+    assert cache.get_or_mark("a") == (None, False)  # a first sight: marked, a put would be dropped
+    assert cache.get_or_mark("a") == (None, True)  # seen: the next put keeps it
+    assert (cache.hits, cache.misses, len(cache)) == (0, 2, 0)
+    cache.put("a", "x", 10)
+    assert cache.get_or_mark("a") == ("x", True)
+    assert (cache.hits, cache.misses) == (1, 2)
+    cache.put("b", "y", 10)  # a first put marks too
+    assert cache.get_or_mark("b") == (None, True)
+    plain: ByteCache[str] = ByteCache(1_000)
+    assert plain.get_or_mark("c") == (None, True)
+    plain.put("c", "z", 10)
+    assert plain.get_or_mark("c") == ("z", True)
+
+
+def test_get_or_mark_touches_a_hit_for_the_sweep_and_the_lru() -> None:
+    cache: ByteCache[str] = ByteCache(40)
+    cache.put("a", "x", 10)
+    cache.put("b", "y", 10)
+    cache.sweep()  # both were touched: both stay, the touched set starts again
+    assert cache.get_or_mark("a") == ("x", True)
+    cache.sweep()  # "b" was not read since the last sweep
+    assert cache.held() == ["a"]
+    cache.put("c", "z", 10)
+    assert cache.get_or_mark("a") == ("x", True)  # "a" becomes the most recent
+    cache.put("d", "w", 10)
+    cache.put("e", "v", 10)
+    cache.put("f", "u", 10)  # over 40 bytes: the least recent ("c") goes first
+    assert cache.held() == ["a", "d", "e", "f"]
+
+
+def test_the_seen_once_set_stays_bounded_through_get_or_mark() -> None:
+    cache: ByteCache[int] = ByteCache(1 << 30, second_sight=True)
+    for number in range(70_000):
+        cache.get_or_mark(f"text {number}")
+    assert len(cache._seen_once) <= 1 << 16
