@@ -983,7 +983,7 @@ def _read_direct(source: str | os.PathLike[str]) -> Context | None:
     if len(raw) > MAX_FILE_BYTES or len(text) >= LARGE_INPUT_CHARS or text.startswith("\ufeff"):
         return None
     try:
-        data = loads_shallow(text, CONTEXT_MAX_DEPTH)
+        data = loads_shallow(text, CONTEXT_MAX_DEPTH, raw)
     except JSONParseError:
         return None
     if data is TOO_MANY_OPENINGS:  # it might nest too deep: the full reader checks and explains
