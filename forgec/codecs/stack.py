@@ -246,7 +246,7 @@ def load_stack_file(
         return entry.loaded(name, file_name, scope)
     document = decode_source(raw, name, "json")
     loaded = _load_document(document, name, file_name, scope, slots)
-    if document.parsed:
+    if document.text is not None:  # parsed, or refused by JSON.parse (its V8 reason costs a Python scan)
         try:
             entry = _CachedStack(loaded)
         except ValueError:  # nested deeper than marshal writes (2,000 levels): not kept
@@ -432,10 +432,13 @@ class _CachedStack:
     text, and what compiles derived from the stack alone: its fingerprint (:attr:`fingerprint`) and
     its regex rule selections (:attr:`selections`)."""
 
-    __slots__ = ("diagnostics", "doc_diagnostics", "fingerprint", "raw_blob", "selections", "shared", "stack_blob", "text")
+    __slots__ = ("diagnostics", "doc_diagnostics", "fingerprint", "parsed", "raw_blob", "selections", "shared", "stack_blob", "text")
 
     def __init__(self, loaded: LoadedStack) -> None:
         assert loaded.document is not None
+        #: whether ``JSON.parse`` took the text (False: the fallback stack, a ``None`` raw value and a
+        #: document without a parsed value or locator, as the fresh load of such a file has)
+        self.parsed = loaded.document.parsed
         self.stack_blob = marshal.dumps(loaded.stack)
         self.raw_blob = marshal.dumps(loaded.raw)
         #: ``(path in the stack, paths in the raw value)`` of every container both hold (outermost only)
@@ -472,8 +475,9 @@ class _CachedStack:
 
     def document(self, path: str, raw: Any) -> SourceDocument:
         """The document of a hit: the file's text and ``raw`` as its parsed value."""
-        document = SourceDocument(path, "json", self.text, raw, True, list(self.doc_diagnostics))
-        document.locator = JsonLocator()
+        document = SourceDocument(path, "json", self.text, raw, self.parsed, list(self.doc_diagnostics))
+        if self.parsed:
+            document.locator = JsonLocator()
         return document
 
 

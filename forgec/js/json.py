@@ -137,11 +137,15 @@ def loads_decoded(text: str, data: bytes) -> Any:
         return _loads(text, _LONG_RUN in data.translate(_DIGIT_MAP))
 
 
-def loads_shallow(text: str, max_openings: int) -> Any:
+def loads_shallow(text: str, max_openings: int, data: bytes | None = None) -> Any:
     """:func:`loads`, or :data:`TOO_MANY_OPENINGS` without parsing when ``text`` holds more than
     ``max_openings`` ``[`` and ``{`` characters (anywhere, strings included): a bound on how deep
-    the value can nest, decided in the same pass that picks the decoder."""
-    mapped = _mapped(text)
+    the value can nest, decided in the same pass that picks the decoder.
+
+    ``data``: the bytes ``text`` was decoded from as strict UTF-8 (a file's), which are then its
+    encoding: the pass reads them instead of encoding ``text`` again (~1.7 µs for a 5 KB text that
+    is not all ASCII)."""
+    mapped = _mapped(text) if data is None else data.translate(_DIGIT_MAP)
     if mapped.count(b"[") > max_openings:
         return TOO_MANY_OPENINGS
     return _loads(text, _LONG_RUN in mapped)

@@ -151,3 +151,54 @@ def test_a_slot_without_options_inserts_the_pipelines_result(options: Any) -> No
     result.messages.append("added")
     result.messages[0] = "replaced"
     assert messages == host and all(m is h for m, h in zip(messages, host, strict=True))
+
+def _records(add: Any, messages: list[Any], roles: list[str] | None) -> list[dict[str, Any]]:
+    head: dict[str, Any] = {"kind": "chat-history", "itemId": "h", "itemName": "History", "slot": "chat-history"}
+    template = {**head, "historyIndex": 0, "historyCount": len(messages), "role": ""}
+    sources: list[dict[str, Any]] = [{"kind": "stack-item"}]  # records are appended after what is there
+    if add(sources, template, messages, roles) is False:
+        return []
+    assert template == {**head, "historyIndex": 0, "historyCount": len(messages), "role": ""}  # not changed
+    return sources
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_MESSAGE, max_size=30), st.booleans())
+def test_the_short_history_loop_builds_what_the_c_loops_build(messages: list[Any], given_roles: bool) -> None:
+    """``_add_few_history_sources`` (a loop per message, for short histories) either builds exactly the
+    records of ``_add_many_history_sources`` -- values, key order, one object each -- or appends
+    nothing and answers False, for messages with no dict, unusual, missing, null or unhashable roles."""
+    from forgec.compile.assemble import _add_few_history_sources, _add_many_history_sources
+
+    roles = roles_of(messages) if given_roles else None
+    few = _records(_add_few_history_sources, messages, roles)
+    many = _records(_add_many_history_sources, messages, roles)
+    usual = {"user", "assistant", "toolResult", "custom", "bashExecution", "branchSummary", "compactionSummary"}
+    readable = all(
+        isinstance(m, dict) and ((m.get("role") is None and not given_roles) or (type(m.get("role")) is str and m["role"] in usual))
+        for m in messages
+    )
+    if not readable:
+        assert few == [] or few == many  # handed over (nothing appended), or the same records
+        return
+    assert few == many
+    assert [list(s) for s in few] == [list(s) for s in many]
+    assert len({id(s) for s in few}) == len(few)
+
+
+def test_histories_either_side_of_the_short_loop_limit_give_the_per_message_records() -> None:
+    from forgec.compile import assemble
+
+    head: dict[str, Any] = {"kind": "implicit-history", "itemName": "Conversation history", "slot": "chat-history"}
+    kinds = ["user", "assistant", "toolResult", None, "custom", "narrator", 7]
+    for size in (0, 1, assemble._FEW_MESSAGES - 1, assemble._FEW_MESSAGES, assemble._FEW_MESSAGES + 1, 60):
+        for odd in (False, True):
+            messages: list[Any] = [{"role": kinds[i % (7 if odd else 5)]} for i in range(size)]
+            if odd and size:
+                messages[-1] = "not a message"
+            expected = [
+                {**head, "historyIndex": i, "historyCount": size, "role": role_of(m)} for i, m in enumerate(messages, 1)
+            ]
+            got = _history_sources(head, messages)
+            assert got == expected
+            assert [list(s) for s in got] == [list(s) for s in expected]

@@ -250,12 +250,18 @@ def test_loads_shallow_counts_every_opening(text: str, bound: int) -> None:
         assert value is TOO_MANY_OPENINGS
     else:
         assert repr(value) == repr(loads(text))
+    # given the bytes the text was decoded from, the same answer without encoding it again
+    from_bytes = loads_shallow(text, bound, text.encode("utf-8", "surrogatepass"))
+    assert from_bytes is TOO_MANY_OPENINGS if openings > bound else repr(from_bytes) == repr(value)
 
 
 def test_loads_shallow_at_the_bound() -> None:
     assert loads_shallow("[[[]]]", 3) == [[[]]]
     assert loads_shallow("[[[]]]", 2) is TOO_MANY_OPENINGS
     assert loads_shallow('["{{{"]', 3) is TOO_MANY_OPENINGS
+    assert loads_shallow('["é{{{"]', 3, '["é{{{"]'.encode()) is TOO_MANY_OPENINGS
+    assert loads_shallow('["é{{"]', 3, '["é{{"]'.encode()) == ["é{{"]
+    assert type(loads_shallow('["é", 9007199254740993]', 3, '["é", 9007199254740993]'.encode())[1]) is float
     with pytest.raises(JSONParseError):
         loads_shallow("[1,]", 5)
 

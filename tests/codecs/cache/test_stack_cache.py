@@ -141,16 +141,74 @@ def test_eviction_by_size(tmp_path: Path) -> None:
     assert STACK_CACHE.hits == 1
 
 
-def test_unparsed_yaml_and_unreadable_files_are_not_kept(tmp_path: Path) -> None:
-    bad = tmp_path / "bad.json"
-    bad.write_text("{", encoding="utf-8")
+def test_yaml_and_unreadable_files_are_not_kept(tmp_path: Path) -> None:
     yaml = tmp_path / "s.yaml"
     yaml.write_text("id: y\nitems: []\n", encoding="utf-8")
-    for path in (bad, yaml, tmp_path / "missing.json"):
+    for path in (yaml, tmp_path / "missing.json", tmp_path):
         load_stack_file(path)
         load_stack_file(path)
     assert len(STACK_CACHE) == 0
-    assert not load_stack_file(bad).usable
+
+
+#: texts ``JSON.parse`` refuses (V8's reason is found by a Python scan: worth keeping), and one
+#: byte string that is not UTF-8 as well
+_UNPARSED = [
+    b"{",
+    b"",
+    b"   ",
+    b"\xef\xbb\xbf{}",
+    b'{"id": "x", "items": [1,]}',
+    b'{"id": "x"}\n{"id": "y"}',
+    b'{"id": "\xff\xfe", "items": [}',
+    b"NaN",
+    b'{"a": 1e}',
+    b"[" * 30 + b"]" * 29,
+]
+
+
+@pytest.mark.parametrize("content", _UNPARSED)
+def test_a_file_json_refuses_is_kept_and_a_hit_reads_as_a_fresh_load(tmp_path: Path, content: bytes) -> None:
+    path = tmp_path / "bad.json"
+    path.write_bytes(content)
+    STACK_CACHE.capacity = 0
+    uncached = load_stack_file(path)
+    STACK_CACHE.capacity = 32 * 1024 * 1024
+    views = [_unparsed_view(load_stack_file(path)) for _ in range(3)]
+    assert (STACK_CACHE.hits, STACK_CACHE.misses, len(STACK_CACHE)) == (2, 1, 1)
+    assert views[0] == views[1] == views[2] == _unparsed_view(uncached)
+    assert not uncached.usable and uncached.raw is None
+
+
+def _unparsed_view(loaded: stack_codec.LoadedStack) -> tuple[object, ...]:
+    document = loaded.document
+    assert document is not None
+    return (
+        loaded.path,
+        loaded.file_name,
+        loaded.stack,
+        loaded.raw,
+        repr(loaded.diagnostics),
+        loaded.usable,
+        loaded.validation(),
+        (document.path, document.format, document.text, document.data, document.parsed),
+        repr(document.diagnostics),
+        document.locator is None,
+        document.locate(("id",)),
+    )
+
+
+def test_hits_of_an_unparsed_file_share_nothing_mutable(tmp_path: Path) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text("{", encoding="utf-8")
+    first = load_stack_file(path)
+    second = load_stack_file(path)
+    assert STACK_CACHE.hits == 1
+    assert first.stack is not second.stack and first.diagnostics is not second.diagnostics
+    assert first.document is not second.document
+    first.stack["items"].append("junk")
+    first.diagnostics.clear()
+    third = load_stack_file(path)
+    assert third.stack["items"] == [] and third.diagnostics == second.diagnostics and third.diagnostics
 
 
 def test_a_stack_deeper_than_marshal_writes_is_loaded_but_not_kept(tmp_path: Path) -> None:

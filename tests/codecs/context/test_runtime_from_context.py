@@ -226,3 +226,37 @@ def test_comment_may_be_anything_and_variables_keep_any_json() -> None:
     store = context.variable_store()
     assert store.session == {"n": 2, "l": [1, None], "o": {}, "s": "x"}
     assert store.turn == {} and store.session_dirty is False
+
+
+def test_the_runtime_is_built_field_by_field_as_named() -> None:
+    """``Context.runtime`` passes the ``Runtime`` fields by position (a keyword call cost more): every
+    corpus context's runtime equals the one built by name from the same values, and owns its
+    ``pi_docs`` (the default factory's fresh copy)."""
+    from dataclasses import fields
+    from pathlib import Path
+
+    from forgec.model.messages import latest_user_text
+    from forgec.model.runtime import PI_DOCS_FALLBACK, Runtime
+
+    assert [f.name for f in fields(Runtime)] == [
+        "options", "model", "latest_user_message", "now_ms", "time_zone", "pi_docs", "base_system_prompt", "messages",
+    ]
+    cases = Path(__file__).resolve().parents[2] / "conformance" / "cases"
+    paths = sorted(cases.glob("*/context.json"))
+    assert len(paths) > 100
+    for path in paths:
+        context = load_context(path)
+        runtime = context.runtime()
+        data = context.data
+        named = Runtime(
+            options=runtime.options,
+            model=data["model"],
+            latest_user_message=data["latestUserMessage"] if "latestUserMessage" in data else latest_user_text(data["messages"]),
+            now_ms=context.now_ms,
+            time_zone=data["timezone"],
+            base_system_prompt=data["baseSystemPrompt"],
+            messages=data["messages"],
+        )
+        assert runtime == named, path
+        assert runtime.pi_docs == PI_DOCS_FALLBACK and runtime.pi_docs is not PI_DOCS_FALLBACK
+        assert runtime.pi_docs is not context.runtime().pi_docs

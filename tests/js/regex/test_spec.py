@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from forgec.js.regex import (
     JSRegexError,
@@ -104,6 +106,32 @@ def test_prepass() -> None:
     assert prepass_dollar_zero("[$$0]") == "[$$0]"
     assert prepass_dollar_zero("$$$0") == "$$$&"
     assert prepass_dollar_zero("$00$01") == "$00$01"
+    assert prepass_dollar_zero("$0\u0661") == "$&\u0661"  # only ASCII digits extend a $0
+    assert prepass_dollar_zero("$0\n$0") == "$&\n$&"
+
+
+def _scanned_prepass(template: str) -> str:
+    """A5.4 step 1 as the table words it, character by character (the reference for the fast one)."""
+    out: list[str] = []
+    i, n = 0, len(template)
+    while i < n:
+        if template.startswith("$$", i):
+            out.append("$$")
+            i += 2
+        elif template.startswith("$0", i) and not (i + 2 < n and "0" <= template[i + 2] <= "9"):
+            out.append("$&")
+            i += 2
+        else:
+            out.append(template[i])
+            i += 1
+    return "".join(out)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.text(alphabet="$0019&a<>\u0661\n", max_size=14))
+def test_prepass_is_the_character_scan(template: str) -> None:
+    assert prepass_dollar_zero(template) == _scanned_prepass(template)
+    assert prepass_dollar_zero(template) == _scanned_prepass(template)  # remembered: the same answer
 
 
 def test_native_token_vector() -> None:
