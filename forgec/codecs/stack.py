@@ -335,10 +335,7 @@ class ByteCache(Generic[_V]):
         with self._lock:
             if self._second_sight and key not in self._entries:
                 mark = hash(key)
-                if mark not in self._seen_once:
-                    if len(self._seen_once) >= _SEEN_ONCE_LIMIT:
-                        self._seen_once.clear()
-                    self._seen_once.add(mark)
+                if self._first_sight(mark):
                     return
                 self._seen_once.discard(mark)
             old = self._entries.pop(key, None)
@@ -352,30 +349,10 @@ class ByteCache(Generic[_V]):
                 self._size -= dropped
                 self._touched.discard(dropped_key)
 
-    def would_keep(self, key: Hashable) -> bool:
-        """Whether a :meth:`put` of ``key`` now would keep it, this question counting as a sight.
-
-        Always True without ``second_sight``.  With it, a key neither held nor seen before is marked
-        as seen (exactly what its first :meth:`put` would do) and the answer is False: a caller can
-        then skip building a value that would only be dropped (the macro replay's recording of a
-        block seen for the first time), and its next put of the key is kept, as it would have been."""
-        if not self._second_sight:
-            return True
-        with self._lock:
-            if key in self._entries:
-                return True
-            mark = hash(key)
-            if mark in self._seen_once:
-                return True
-            if len(self._seen_once) >= _SEEN_ONCE_LIMIT:
-                self._seen_once.clear()
-            self._seen_once.add(mark)
-            return False
-
     def get_or_mark(self, key: Hashable) -> tuple[_V | None, bool]:
-        """:meth:`get` and :meth:`would_keep` under one lock: ``(value, True)`` for a key held, else
-        ``(None, whether a put now would keep it)``, a miss counted and a first sight marked as
-        :meth:`would_keep` marks it.
+        """:meth:`get` and a first-sight mark under one lock: ``(value, True)`` for a key held, else
+        ``(None, whether a put now would keep it)``, a miss counted and a first sight marked as a
+        first :meth:`put` would mark it (so the next put of the key is kept).
 
         For a caller that looks a key up and, on a miss, makes the value and puts it only when it would
         be kept (a block's parse, its recorded expansion): one locked call instead of two on a first
@@ -388,15 +365,18 @@ class ByteCache(Generic[_V]):
                 self.hits += 1
                 return found[0], True
             self.misses += 1
-            if not self._second_sight:
-                return None, True
-            mark = hash(key)
-            if mark in self._seen_once:
-                return None, True
-            if len(self._seen_once) >= _SEEN_ONCE_LIMIT:
-                self._seen_once.clear()
-            self._seen_once.add(mark)
-            return None, False
+            return None, not (self._second_sight and self._first_sight(hash(key)))
+
+    def _first_sight(self, mark: int) -> bool:
+        """Whether ``mark`` (a key's hash) was not seen before, marking it seen (the caller holds
+        the lock): a first sight is what a second-sight cache does not keep.  The set of marks is
+        bounded: full, it starts again (a key then needs one more sight to be kept)."""
+        if mark in self._seen_once:
+            return False
+        if len(self._seen_once) >= _SEEN_ONCE_LIMIT:
+            self._seen_once.clear()
+        self._seen_once.add(mark)
+        return True
 
     def sweep(self) -> None:
         """Drop every entry not read or stored since the previous sweep.

@@ -41,21 +41,8 @@ def test_the_seen_once_set_is_bounded() -> None:
     assert len(cache) == 0
 
 
-def test_would_keep_counts_as_the_first_sight() -> None:
-    """Asking first marks the key as seen, so the next put keeps it, exactly as a first put would."""
-    cache: ByteCache[str] = ByteCache(1_000, second_sight=True)
-    assert cache.would_keep("a") is False
-    assert cache.would_keep("a") is True  # asking again does not forget the mark
-    cache.put("a", "x", 10)
-    assert cache.get("a") == "x"
-    assert cache.would_keep("a") is True  # held
-    cache.put("b", "y", 10)  # a first put marks too
-    assert cache.would_keep("b") is True
-    assert ByteCache[str](1_000).would_keep("c") is True  # a plain cache keeps at once
-
-
-def test_get_or_mark_is_get_then_would_keep() -> None:
-    """One locked call answering as :meth:`get` and then :meth:`would_keep` would, counters included."""
+def test_get_or_mark_is_get_then_a_first_sight_mark() -> None:
+    """One locked call answering as :meth:`get` and then marking a first sight as a first put would, counters included."""
     cache: ByteCache[str] = ByteCache(1_000, second_sight=True)
     assert cache.get_or_mark("a") == (None, False)  # a first sight: marked, a put would be dropped
     assert cache.get_or_mark("a") == (None, True)  # seen: the next put keeps it
