@@ -162,7 +162,9 @@ def chat_history(
             repair = True
 
     first = scanned - len(result)  # maxMessages and maxChars keep the newest: result is walked[first:]
-    kept_roles = walk.roles[first:] if walk is not None and walk.roles is not None else None
+    kept_roles = None
+    if walk is not None and walk.roles is not None:
+        kept_roles = walk.roles[first:] if first else walk.roles
     if repair and not drop_tools:
         repaired = _repair_tool_pairs(
             result, diagnostics, item_id, opt_pointer, walk.pairs if walk is not None else None, first
@@ -331,7 +333,10 @@ def _kept_within(sizes: list[int], count: int, max_chars: int) -> int:
     Sizes are never negative, so the running totals from the newest back never decrease and the
     count kept is where ``max_chars`` falls among them (summed and searched in C).
     """
-    totals = list(accumulate(reversed(sizes[len(sizes) - count :])))
+    newest = sizes[len(sizes) - count :]
+    if sum(newest) <= max_chars:  # the usual budget, above the whole history: no running totals
+        return count
+    totals = list(accumulate(reversed(newest)))
     return max(1, bisect_right(totals, max_chars))
 
 
@@ -555,13 +560,12 @@ def _scan(
         else:
             fast = False
         if thinking:
-            kept = [q for q in content if not (isinstance(q, dict) and q.get("type") == "thinking")]
             blocks += thinking
             changed += 1
-            if not kept:  # only thinking parts: nothing of it was measured or collected
+            if thinking == len(content):  # only thinking parts: nothing of it was measured or collected
                 dropped += 1
                 continue
-            message = {**message, "content": kept}
+            message = _stripped(message, content, thinking)
         if measure:
             if not fast:
                 size = preview_len(message)
@@ -598,6 +602,26 @@ def _scan(
     walk.summaries, walk.unwanted = summaries, unwanted
     walk.blocks, walk.changed, walk.dropped = blocks, changed, dropped
     return walk
+
+
+def _stripped(message: dict[str, Any], content: list[Any], thinking: int) -> dict[str, Any]:
+    """A copy of ``message`` whose ``content`` (a list) lacks its ``thinking`` thinking parts (not
+    all of them), in the message's key order (§8.4).
+
+    The usual assistant turn has one thinking part, first: its slice is what the filter gives,
+    without a test per part; an exact dict is copied (a copy clones the key table) and its
+    ``content`` replaced in place, which is what ``{**message, "content": ...}`` builds.
+    """
+    first = content[0]
+    if thinking == 1 and type(first) is dict and first.get("type") == "thinking":
+        kept = content[1:]
+    else:
+        kept = [part for part in content if not (isinstance(part, dict) and part.get("type") == "thinking")]
+    if type(message) is not dict:
+        return {**message, "content": kept}
+    copy = message.copy()
+    copy["content"] = kept
+    return copy
 
 
 def _count_rest(
