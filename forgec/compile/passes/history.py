@@ -517,6 +517,23 @@ def _scan(
                 if not isinstance(part, dict):
                     continue
                 kind = part.get("type")
+                if kind == "text" and fast:
+                    # the usual part, its text read first: a dict of ``type`` and ``text`` alone
+                    # carries no id key, which its size tells without three key tests
+                    text = part.get("text")
+                    if (
+                        collect
+                        and (text is None or len(part) != 2 or type(part) is not dict)
+                        and ("id" in part or "toolCallId" in part or "callId" in part)
+                    ):
+                        if type(part_id := part.get("id")) is not str or not part_id:
+                            part_id = _first_id(part, _PART_ID_KEYS)
+                        if part_id is not None:
+                            call_ids[part_id] = position
+                    if isinstance(text, str) and text:
+                        size += len(text) if text.isascii() else js_len(text)
+                        count += 1
+                    continue
                 if stripping and kind == "thinking":
                     thinking += 1
                     continue
