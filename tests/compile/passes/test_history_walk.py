@@ -210,3 +210,25 @@ def test_a_long_history_cut_by_max_messages_is_walked_newest_first() -> None:
         "Trimmed chat history from 40 to 2 message(s) by maxMessages.",
     ]
     assert history[1]["content"][0]["type"] == "thinking"  # the host's messages are never changed
+
+
+class _Part(dict):  # type: ignore[type-arg]
+    """A part whose own ``get`` answers a text that is not stored: only its keys carry the id."""
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        return "x" if key == "text" else super().get(key, default)
+
+
+def test_a_text_part_of_two_keys_pairs_by_its_id_when_one_of_them_is_an_id() -> None:
+    """The walk skips the id tests for a text part of exactly ``type`` and ``text``; a two-key text
+    part without ``text`` (its other key an id), or a dict subclass of two keys, is still read."""
+    for carrier in ({"type": "text", "id": "c1"}, _Part({"type": "text", "id": "c1"})):
+        messages = [
+            {"role": "assistant", "content": [{"type": "text", "text": "calling"}, carrier]},
+            {"role": "toolResult", "toolCallId": "c1", "content": [{"type": "text", "text": "done"}]},
+        ]
+        options = {"roles": ["assistant", "toolResult"], "maxChars": 1000}
+        diagnostics: list[Diagnostic] = []
+        kept, _roles = chat_history(messages, {"id": "h", "options": options}, diagnostics)
+        assert kept == messages  # the result pairs with the text part's id: nothing dangles
+        assert diagnostics == []
