@@ -437,8 +437,8 @@ def _scan(
     ``limits``: ``(maxMessages, maxChars)`` when ``messages`` come newest first (:func:`_newest_first`):
     the walk stops keeping at the first message either limit cuts -- what follows is only counted by
     :func:`_count_rest` -- and returns the kept messages oldest first, without sizes; the ids are
-    then those of the kept messages (all at position 0), or none when the message ``maxChars`` cut
-    had been read for them.
+    then those of the kept messages alone (read with ``first`` 0), or none when the message
+    ``maxChars`` cut had been read for them.
     """
     out: list[Any] = []
     append = out.append
@@ -504,10 +504,9 @@ def _scan(
             append(message)
             keep_role(name)
             continue
-        # the message goes to ``position`` unless the strip leaves it empty; the thinking parts the
+        # the message goes to ``len(out)`` unless the strip leaves it empty; the thinking parts the
         # strip removes are skipped below (neither measured nor read for ids), so the one loop over
         # the parts both finds them and reads what the kept message is measured and paired by
-        position = len(out)
         stripping = strip and role == "assistant"
         thinking = size = 0
         fast = measure and name not in _MEASURED_WHOLE
@@ -529,7 +528,7 @@ def _scan(
                         if type(part_id := part.get("id")) is not str or not part_id:
                             part_id = _first_id(part, _PART_ID_KEYS)
                         if part_id is not None:
-                            call_ids[part_id] = position
+                            call_ids[part_id] = len(out)
                     if isinstance(text, str) and text:
                         size += len(text) if text.isascii() else js_len(text)
                         count += 1
@@ -545,10 +544,10 @@ def _scan(
                         if type(part_id := part.get("id")) is not str or not part_id:
                             part_id = _first_id(part, _PART_ID_KEYS)
                         if part_id is not None:
-                            call_ids[part_id] = position
+                            call_ids[part_id] = len(out)
                     if kind == "toolCall" and name != "toolResult":
                         tested_calls.append(part_id)
-                        call_positions.append(position)
+                        call_positions.append(len(out))
                 if not fast:
                     continue
                 if kind == "text":
@@ -595,15 +594,15 @@ def _scan(
                 break
             else:
                 total += size
-        append(message)
-        keep_role(name)
         if collect and name == "toolResult":
             if type(result_id := message.get("toolCallId")) is not str or not result_id:
                 result_id = _first_id(message, _RESULT_ID_KEYS)
             tested_results.append(result_id)
-            result_positions.append(position)
+            result_positions.append(len(out))
             if result_id is not None:
-                result_ids[result_id] = position
+                result_ids[result_id] = len(out)
+        append(message)
+        keep_role(name)
     if limits is None:
         walk = _Walk(out, roles, sizes if measure else None, pairs if collect else None)
     else:
