@@ -9,8 +9,21 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from forgec.compile.passes.history import _scan, chat_history, chat_history_pipeline
-from forgec.model.messages import roles_of
+from forgec.compile.passes.history import (
+    _filter_roles,
+    _kept_within,
+    _newest_first,
+    _repair_tool_pairs,
+    _report_strip,
+    _scan,
+    _tool_mode,
+    _trim_to,
+    chat_history,
+    chat_history_pipeline,
+)
+from forgec.diagnostics import Diagnostic
+from forgec.model.messages import preview_len, roles_of
+from forgec.rules import compile as codes
 
 _IDS = st.sampled_from(["c1", "c2", "c3", "", None, 4])
 _PART = st.one_of(
@@ -106,3 +119,116 @@ def test_the_roles_handed_on_are_those_of_the_messages_returned(messages: list[A
     assert kept == chat_history_pipeline(messages, item, [])
     if roles is not None:
         assert roles == roles_of(kept)
+
+
+def _staged(messages: list[Any], options: dict[str, Any]) -> tuple[list[Any], list[tuple[str, str | None, str]]]:
+    """§8.3 stage by stage, each stage a pass of its own over the whole list (no fused walk, no
+    newest-first walk): what the pipeline must return and report, in that order."""
+    diagnostics: list[Diagnostic] = []
+    result = list(messages)
+    if options.get("includeLastUserMessage") is False:
+        for index in range(len(result) - 1, -1, -1):
+            if isinstance(result[index], dict) and result[index].get("role") == "user":
+                del result[index]
+                break
+    roles = options.get("roles")
+    wanted = set(roles) if isinstance(roles, list) and roles and all(isinstance(r, str) for r in roles) else None
+    result = _filter_roles(result, options.get("includeSummaries") is False, wanted, diagnostics, "h", None)
+    _drop, warning = _tool_mode(options, "h", None)
+    if warning is not None:
+        diagnostics.append(warning)
+    stripped = _scan(result, options.get("stripAssistantThinking") is True, False, False)
+    _report_strip(stripped, diagnostics, "h", None)
+    result = stripped.messages
+    repair = wanted is not None
+    max_messages, max_chars = options.get("maxMessages"), options.get("maxChars")
+    if max_messages is not None and len(result) > max_messages:
+        result = _trim_to(result, max_messages, diagnostics, "h", None)
+        repair = True
+    if max_chars is not None and result:
+        kept = _kept_within([preview_len(m) for m in result], len(result), max_chars)
+        if kept < len(result):
+            diagnostics.append(Diagnostic("info", f"Trimmed chat history from {len(result)} to {kept} message(s) by maxChars.", codes.HISTORY_MAX_CHARS))
+            result = result[len(result) - kept :]
+            repair = True
+    if repair:
+        result = _repair_tool_pairs(result, diagnostics, "h", None)
+    return result, [(d.level, d.code, d.message) for d in diagnostics]
+
+
+_LIMITED = st.fixed_dictionaries(
+    {"stripAssistantThinking": st.just(True), "maxMessages": st.integers(min_value=1, max_value=14)},
+    optional={
+        "includeLastUserMessage": st.booleans(),
+        "includeSummaries": st.booleans(),
+        "roles": st.sampled_from([["user", "assistant"], ["assistant", "toolResult", "user"], ["5"], [""], []]),
+        "toolMode": st.sampled_from(["keep", "odd"]),
+        "maxChars": st.sampled_from([1, 2, 5, 10, 40, 1000]),
+    },
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(_MESSAGE, max_size=16), _LIMITED)
+def test_the_newest_first_walk_is_the_pipeline_stage_by_stage(messages: list[Any], options: dict[str, Any]) -> None:
+    """The walk from the newest back (taken when maxMessages cuts most of a long history) stops
+    building, measuring and reading ids at the first message a limit cuts and only counts beyond it:
+    it returns and reports exactly what the stages one after the other do -- the cut message read
+    for ids (maxChars) pairs nothing, and the counts include what was cut."""
+    item = {"kind": "slot", "id": "h", "slot": "chat-history", "options": options}
+    expected, findings = _staged(messages, options)
+    diagnostics: list[Diagnostic] = []
+    start = list(messages)
+    if options.get("includeLastUserMessage") is False:  # step 1, as chat_history does it before the walk
+        for index in range(len(start) - 1, -1, -1):
+            if isinstance(start[index], dict) and start[index].get("role") == "user":
+                del start[index]
+                break
+    _drop, warning = _tool_mode(options, "h", None)
+    kept, roles = _newest_first(start, options, diagnostics, warning, "h", None)
+    assert kept == expected
+    assert [(d.level, d.code, d.message) for d in diagnostics] == findings
+    if roles is not None:
+        assert roles == roles_of(kept)
+    assert chat_history(messages, item, [])[0] == expected  # whichever walk the pipeline takes
+
+
+def test_a_long_history_cut_by_max_messages_is_walked_newest_first() -> None:
+    """maxMessages keeping 2 of 40 messages: the kept ones only are copied by the strip (the older
+    ones are counted), and the findings count every message."""
+    history: list[Any] = []
+    for number in range(20):
+        history.append({"role": "user", "content": [{"type": "text", "text": f"q{number}"}]})
+        history.append({"role": "assistant", "content": [{"type": "thinking", "thinking": "t"}, {"type": "text", "text": f"a{number}"}]})
+    options = {"stripAssistantThinking": True, "maxMessages": 2, "roles": ["user", "assistant"]}
+    diagnostics: list[Diagnostic] = []
+    kept, roles = chat_history(history, {"id": "h", "options": options}, diagnostics)
+    assert kept == [history[38], {"role": "assistant", "content": [{"type": "text", "text": "a19"}]}]
+    assert roles == ["user", "assistant"]
+    assert [d.message for d in diagnostics] == [
+        "Stripped 20 assistant thinking block(s) from 20 chat-history message(s).",
+        "Trimmed chat history from 40 to 2 message(s) by maxMessages.",
+    ]
+    assert history[1]["content"][0]["type"] == "thinking"  # the host's messages are never changed
+
+
+class _Part(dict):  # type: ignore[type-arg]
+    """A part whose own ``get`` answers a text that is not stored: only its keys carry the id."""
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        return "x" if key == "text" else super().get(key, default)
+
+
+def test_a_text_part_of_two_keys_pairs_by_its_id_when_one_of_them_is_an_id() -> None:
+    """The walk skips the id tests for a text part of exactly ``type`` and ``text``; a two-key text
+    part without ``text`` (its other key an id), or a dict subclass of two keys, is still read."""
+    for carrier in ({"type": "text", "id": "c1"}, _Part({"type": "text", "id": "c1"})):
+        messages = [
+            {"role": "assistant", "content": [{"type": "text", "text": "calling"}, carrier]},
+            {"role": "toolResult", "toolCallId": "c1", "content": [{"type": "text", "text": "done"}]},
+        ]
+        options = {"roles": ["assistant", "toolResult"], "maxChars": 1000}
+        diagnostics: list[Diagnostic] = []
+        kept, _roles = chat_history(messages, {"id": "h", "options": options}, diagnostics)
+        assert kept == messages  # the result pairs with the text part's id: nothing dangles
+        assert diagnostics == []
