@@ -29,6 +29,7 @@ __all__ = ["loads_utf8", "narrow_text"]
 
 #: the lead byte of U+10000-U+3FFFF in UTF-8 (``F1``-``F4``, planes 4-16, are left as they are)
 _LEAD = b"\xf0"
+_BACKSLASH = ord("\\")
 #: a file with more ``F0`` bytes than one per this many is decoded whole: the Python step per
 #: escaped character (~0.5 µs) would cost more than the wide text it saves (~3 ns a byte)
 _BYTES_PER_ASTRAL = 128
@@ -52,28 +53,37 @@ def loads_utf8(data: bytes) -> Any:
 def narrow_text(data: bytes) -> str | None:
     """``data`` decoded (strict UTF-8) with every ``F0`` sequence written as a JSON escape pair, or
     ``None`` when ``data`` holds no ``F0`` byte, too many, a byte that is not UTF-8, or a backslash
-    right before one (see the module's documentation)."""
-    pieces = data.split(_LEAD)
-    if len(pieces) == 1 or len(pieces) > len(data) // _BYTES_PER_ASTRAL + 1:
+    right before one (see the module's documentation).  The text between two emoji is decoded from a
+    view of ``data`` (no copy of the bytes)."""
+    find = data.find
+    at = find(_LEAD)
+    if at < 0:
         return None
+    budget = len(data) // _BYTES_PER_ASTRAL + 1  # counted as they are met (``bytes.count`` is a slow pass)
+    view = memoryview(data)
     escapes = _ESCAPES
-    previous = pieces[0]
+    parts: list[str] = []
+    start = 0
     try:
-        parts = [previous.decode("utf-8")]
-        for piece in pieces[1:]:
-            if previous.endswith(b"\\"):
+        while at >= 0:
+            budget -= 1
+            if budget < 0 or (at > 0 and data[at - 1] == _BACKSLASH):
                 return None
-            tail = piece[:3]
+            parts.append(str(view[start:at], "utf-8"))
+            tail = data[at + 1 : at + 4]
             escape = escapes.get(tail)
             if escape is None:
                 escape = _escape(tail)
                 if escape is None:
                     return None
             parts.append(escape)
-            parts.append(piece[3:].decode("utf-8"))
-            previous = piece
+            start = at + 4
+            at = find(_LEAD, start)
+        parts.append(str(view[start:], "utf-8"))
     except UnicodeDecodeError:
         return None
+    finally:
+        view.release()
     return "".join(parts)
 
 
