@@ -29,7 +29,10 @@ from typing import Any
 
 from forgec.errors import ForgecError
 
-__all__ = ["MAX_DEPTH", "TOO_MANY_OPENINGS", "JSONParseError", "loads", "loads_decoded", "loads_shallow", "scan_spans", "v8_parse_error"]
+__all__ = [
+    "MAX_DEPTH", "NOT_PARSED", "TOO_MANY_OPENINGS", "JSONParseError", "loads", "loads_decoded", "loads_shallow",
+    "scan_decoded", "scan_spans", "v8_parse_error",
+]  # fmt: skip
 
 #: Deepest nesting forgec reads (compile-core §16.16 asks for at least 2,000).
 MAX_DEPTH = 5000
@@ -90,6 +93,8 @@ class _ManyIntegers(Exception):
 
 #: what :func:`loads_shallow` answers for a text with too many openings (never a JSON value)
 TOO_MANY_OPENINGS: Any = object()
+#: what :func:`scan_decoded` answers for a text the C scanner does not parse (never a JSON value)
+NOT_PARSED: Any = object()
 _JSON_WS = " \t\n\r"
 
 
@@ -120,6 +125,16 @@ def loads_decoded(text: str, data: bytes) -> Any:
     the decoder as :func:`loads` does (ASCII bytes decode one to one and every other byte maps to a
     space in either, so the runs are the same) -- a text full of numbers costs at most about twice
     the test.  Both decoders give the same value (see :data:`_SCAN_PLAIN`)."""
+    value = scan_decoded(text, data)
+    # Invalid, or deeper than the C module manages: the V8 scanner decides and explains.
+    return _Scanner(text).parse() if value is NOT_PARSED else value
+
+
+def scan_decoded(text: str, data: bytes) -> Any:
+    """:func:`loads_decoded` by the C scanner alone: the value, or :data:`NOT_PARSED` where
+    :func:`loads_decoded` would hand ``text`` to the V8 scanner (invalid, or nested too deeply for
+    the C module).  For a caller that parses a text equal in value to the one it must explain
+    (:mod:`forgec.js.json_utf8`) and asks the V8 scanner about the original."""
     budget = len(data) // _BYTES_PER_COUNTED_INT
     counted = 0
 
@@ -132,9 +147,9 @@ def loads_decoded(text: str, data: bytes) -> Any:
 
     scan: Any = json.JSONDecoder(parse_int=parse_int, parse_constant=_refuse_constant).scan_once  # type: ignore[attr-defined]
     try:
-        return _loads_with(text, scan)
+        return _scan_c(text, scan)
     except _ManyIntegers:
-        return _loads(text, _LONG_RUN in data.translate(_DIGIT_MAP))
+        return _scan_c(text, _SCAN_ONCE if _LONG_RUN in data.translate(_DIGIT_MAP) else _SCAN_PLAIN)
 
 
 def loads_shallow(text: str, max_openings: int, data: bytes | None = None) -> Any:
@@ -158,6 +173,14 @@ def _loads(text: str, long_digit_run: bool) -> Any:
 
 def _loads_with(text: str, scan: Any) -> Any:
     """:func:`loads` with the C scanner ``scan`` (what it raises other than a parse failure passes)."""
+    value = _scan_c(text, scan)
+    # Invalid, or deeper than the C module manages: the V8 scanner decides and explains.
+    return _Scanner(text).parse() if value is NOT_PARSED else value
+
+
+def _scan_c(text: str, scan: Any) -> Any:
+    """The value the C scanner ``scan`` reads from ``text``, or :data:`NOT_PARSED` (invalid, or
+    deeper than the C module manages); what it raises other than a parse failure passes."""
     limit = sys.getrecursionlimit()
     try:
         sys.setrecursionlimit(_C_RECURSION_LIMIT)
@@ -168,8 +191,7 @@ def _loads_with(text: str, scan: Any) -> Any:
         pass
     finally:
         sys.setrecursionlimit(limit)
-    # Invalid, or deeper than the C module manages: the V8 scanner decides and explains.
-    return _Scanner(text).parse()
+    return NOT_PARSED
 
 
 def v8_parse_error(text: str) -> JSONParseError | None:

@@ -124,6 +124,18 @@ def test_join_trimmed_is_trim_of_join(seed: int) -> None:
         assert join_trimmed(pieces) == js_trim("".join(pieces)), pieces
 
 
+def test_join_trimmed_with_blank_runs_at_both_ends() -> None:
+    """Blank pieces before the first text and after the last one, blank pieces between, one text
+    piece, no text at all: every walk of the two end loops."""
+    rng = random.Random(7)
+    blanks = ["", " ", "\n", "\ufeff \u2028", "\t\n"]
+    texts = ["a", " b\n", "\x85", "\x1c", "c d"]
+    for _ in range(3000):
+        pieces = [rng.choice(blanks if rng.random() < 0.6 else texts) for _ in range(rng.randrange(1, 9))]
+        expected = js_trim("".join(pieces))
+        assert join_trimmed(list(pieces)) == expected, pieces
+
+
 def _preset(tmp_path: Path) -> Path:
     path = tmp_path / "p.json"
     prompts = [{"identifier": "main", "name": "Main", "role": "system", "content": "Hi {{char}} {{trim}}"}]

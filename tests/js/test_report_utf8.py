@@ -94,3 +94,13 @@ def test_the_key_cache_stays_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     doc = {f"key-{i}": i for i in range(report_utf8._KEYS_MAX + 100)}
     assert dumps_report_utf8(doc) == dumps_report(doc).encode("utf-8")
     assert len(report_utf8._KEYS) <= report_utf8._KEYS_MAX
+
+
+def test_the_member_cache_stays_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Members after an object's first are remembered per level with their break and key; a
+    document of ever-new keys fills each level's cache to its bound and is still written exactly."""
+    monkeypatch.setattr(report_utf8, "_MEMBERS", tuple({} for _ in report_utf8._MEMBERS))
+    doc = {"outer": {f"key-{i}": [i, {"k": "v", f"n{i}": "é"}] for i in range(report_utf8._MEMBERS_MAX + 100)}}
+    assert dumps_report_utf8(doc) == dumps_report(doc).encode("utf-8")
+    assert all(len(members) <= report_utf8._MEMBERS_MAX for members in report_utf8._MEMBERS)
+    assert dumps_report_utf8(doc) == dumps_report(doc).encode("utf-8")  # written again from the caches

@@ -10,7 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from forgec.js.json import JSONParseError, loads, loads_decoded
+from forgec.js.json import JSONParseError, loads
+from forgec.js.json_utf8 import loads_utf8
 
 __all__ = ["JsonParseError", "parse_json", "read_json", "read_text"]
 
@@ -29,10 +30,10 @@ def read_text(path: Path) -> str:
 
 
 def read_json(path: Path) -> Any:
-    """``JSON.parse(fs.readFileSync(path, "utf8"))``: :func:`read_text` then :func:`parse_json`, with
-    the parser's digit-run test on the file's bytes (a large preset is not encoded back to UTF-8)."""
-    data = _read_bytes(path)
-    return loads_decoded(_decode(data), data)
+    """``JSON.parse(fs.readFileSync(path, "utf8"))``: :func:`read_text` then :func:`parse_json`, parsed
+    from the file's bytes (:func:`forgec.js.json_utf8.loads_utf8`: no four-byte-wide text for a preset
+    full of emoji, and the digit-run test on the bytes, not on the text encoded back)."""
+    return loads_utf8(_read_bytes(path))
 
 
 def _read_bytes(path: Path) -> bytes:
