@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 import threading
+from collections import OrderedDict
 from typing import Any
 
 from forgec.codecs.stack import ByteCache
@@ -152,3 +153,18 @@ def test_get_or_mark_from_threads_keeps_the_cache_consistent() -> None:
     assert not errors
     assert cache.size == sum(size for _, size in cache._entries.values()) <= 200
     assert all(value == key.upper() for key, (value, _) in cache._entries.items())
+
+
+def test_a_key_evicted_before_the_lock_is_taken_is_a_miss() -> None:
+    """The lock-free ``in`` saw the key, another thread evicted it before the lock was taken: the
+    look-up under the lock finds nothing, and the call answers as the miss it now is."""
+
+    class Evicted(OrderedDict[Any, Any]):
+        def __contains__(self, key: object) -> bool:
+            return True  # what the lock-free check saw
+
+    cache: ByteCache[str] = ByteCache(1_000, second_sight=True)
+    cache._entries = Evicted()
+    assert cache.get_or_mark("gone") == (None, False)
+    assert cache.get_or_mark("gone") == (None, True)
+    assert (cache.hits, cache.misses) == (0, 2)
