@@ -350,32 +350,45 @@ class ByteCache(Generic[_V]):
                 self._touched.discard(dropped_key)
 
     def get_or_mark(self, key: Hashable) -> tuple[_V | None, bool]:
-        """:meth:`get` and a first-sight mark under one lock: ``(value, True)`` for a key held, else
+        """:meth:`get` and a first-sight mark in one call: ``(value, True)`` for a key held, else
         ``(None, whether a put now would keep it)``, a miss counted and a first sight marked as a
         first :meth:`put` would mark it (so the next put of the key is kept).
 
         For a caller that looks a key up and, on a miss, makes the value and puts it only when it would
-        be kept (a block's parse, its recorded expansion): one locked call instead of two on a first
-        sight, and nothing put that the cache would only drop."""
-        with self._lock:
-            found = self._entries.get(key)
-            if found is not None:
-                self._entries.move_to_end(key)
-                self._touched.add(key)
-                self.hits += 1
-                return found[0], True
-            self.misses += 1
-            return None, not (self._second_sight and self._first_sight(hash(key)))
+        be kept (a block's parse, its recorded expansion): one call instead of two on a first sight,
+        and nothing put that the cache would only drop.
+
+        A miss takes no lock.  It is the usual answer for a block of a stack file no call read before
+        (two such calls a block), where the lock's acquire and release were a third of the call; what
+        a miss reads and writes are single operations on a dict and a set, each atomic on its own, and
+        the worst a race between two misses of one key can do is what :meth:`put` already allows (a
+        key kept one sight early or late).  A hit moves the key in the LRU order and notes it for the
+        sweep, under the lock, after looking again there (another thread may have evicted it)."""
+        entries = self._entries
+        if key in entries:
+            with self._lock:
+                found = entries.get(key)
+                if found is not None:
+                    entries.move_to_end(key)
+                    self._touched.add(key)
+                    self.hits += 1
+                    return found[0], True
+        self.misses += 1
+        if not self._second_sight:
+            return None, True
+        return None, not self._first_sight(hash(key))
 
     def _first_sight(self, mark: int) -> bool:
-        """Whether ``mark`` (a key's hash) was not seen before, marking it seen (the caller holds
-        the lock): a first sight is what a second-sight cache does not keep.  The set of marks is
-        bounded: full, it starts again (a key then needs one more sight to be kept)."""
-        if mark in self._seen_once:
+        """Whether ``mark`` (a key's hash) was not seen before, marking it seen: a first sight is what
+        a second-sight cache does not keep.  The set of marks is bounded: full, it starts again (a key
+        then needs one more sight to be kept).  Each step is one atomic set operation, so
+        :meth:`get_or_mark` may call it without the lock (see there)."""
+        seen = self._seen_once
+        if mark in seen:
             return False
-        if len(self._seen_once) >= _SEEN_ONCE_LIMIT:
-            self._seen_once.clear()
-        self._seen_once.add(mark)
+        if len(seen) >= _SEEN_ONCE_LIMIT:
+            seen.clear()
+        seen.add(mark)
         return True
 
     def sweep(self) -> None:

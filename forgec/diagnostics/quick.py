@@ -13,6 +13,10 @@ attribute (mypyc's getset descriptor), without ``__post_init__``, and a finding 
 equal field for field when the factory is built.  Otherwise (a class changed since) :data:`POSITIONED`
 is None and callers use the constructor.  ``tests/diagnostics/test_quick_finding.py`` holds the two
 equal, and holds the fast path switched on (so a changed field list is noticed, not silently slower).
+
+In the pure build a faster maker still is used when it gives the same object: :mod:`.twin` stores the
+values in a plain object of the same slots and then assigns it ``Diagnostic`` as its class (~0.25 µs a
+finding); the mypyc build's native class refuses that, and keeps the descriptor maker.
 """
 
 from __future__ import annotations
@@ -47,10 +51,11 @@ _FIELDS: tuple[tuple[str, Any], ...] = (
 Positioned = Callable[[Level, str, str, Any, "Pointer | None", "int | None", "int | None"], Diagnostic]
 
 
-def positioned_factory(cls: Any) -> Positioned | None:
+def positioned_factory(cls: Any, *, twin: bool = True) -> Positioned | None:
     """``make(level, message, code, item_id, pointer, offset, length)`` equal to ``cls(level, message,
     code, item_id=…, pointer=…, offset=…, length=…)``, or None when ``cls`` is not the dataclass the
-    factory knows how to fill."""
+    factory knows how to fill.  ``twin``: hand out :mod:`.twin`'s maker where it makes the same object
+    (a pure class), else the descriptor maker below (``twin=False``: always that one, for the tests)."""
     made_class: Any = cls  # what ``make`` instantiates (``is_dataclass`` narrows ``cls`` below)
     if not dataclasses.is_dataclass(cls) or hasattr(cls, "__post_init__"):
         return None
@@ -92,11 +97,22 @@ def positioned_factory(cls: Any) -> Positioned | None:
         return made
 
     # used only if it makes what the constructor makes: every field, of the same type
-    quick = make("warning", "m", "FG000", "id", ("items", 0, "content"), 1, 2)
     built = made_class("warning", "m", "FG000", item_id="id", pointer=("items", 0, "content"), offset=1, length=2)
-    if quick != built or _typed_fields(quick) != _typed_fields(built):
+    if not _same(make, built):
         return None
+    if twin:  # a plain slotted object given the class (pure build only: .twin), when it makes the same
+        from forgec.diagnostics.twin import twin_factory
+
+        made_twin: Any = twin_factory(made_class, tuple(name for name, _default in _FIELDS))
+        if made_twin is not None and _same(made_twin, built):
+            return made_twin  # type: ignore[no-any-return]
     return make
+
+
+def _same(make: Any, built: Any) -> bool:
+    """Whether ``make`` gives an object of ``built``'s very class, equal to it field for field and type for type."""
+    quick = make("warning", "m", "FG000", "id", ("items", 0, "content"), 1, 2)
+    return type(quick) is type(built) and quick == built and _typed_fields(quick) == _typed_fields(built)
 
 
 def _typed_fields(diagnostic: Any) -> list[tuple[Any, type]]:

@@ -16,9 +16,13 @@ import pytest
 
 from forgec.diagnostics import Diagnostic
 from forgec.diagnostics.quick import POSITIONED, positioned_factory
+from forgec.diagnostics.twin import twin_factory
 from forgec.resources import compiled_modules
 
 PURE_CORE = "diagnostics/core.py" not in compiled_modules()
+#: the descriptor maker (what the mypyc build uses; the pure build hands out the twin maker instead)
+DESCRIPTORS = positioned_factory(Diagnostic, twin=False)
+MAKERS = pytest.mark.parametrize("make", [POSITIONED, DESCRIPTORS], ids=["handed-out", "descriptors"])
 
 
 def _fields(diagnostic: Diagnostic) -> tuple[Any, ...]:
@@ -32,9 +36,18 @@ def test_on_in_both_builds() -> None:
     assert PURE_CORE or type(Diagnostic.__dict__["level"]).__name__ == "getset_descriptor"
 
 
+def test_the_twin_maker_is_handed_out_in_the_pure_build_only() -> None:
+    """The pure class takes the plain-object-then-``__class__`` maker (the faster one); the native class
+    of the mypyc build refuses the assignment, and keeps the descriptor maker."""
+    assert POSITIONED is not None and DESCRIPTORS is not None
+    assert DESCRIPTORS.__module__ == "forgec.diagnostics.quick"
+    assert POSITIONED.__module__ == ("forgec.diagnostics.twin" if PURE_CORE else "forgec.diagnostics.quick")
+
+
+@MAKERS
 @pytest.mark.parametrize("seed", range(20))
-def test_equal_to_the_constructor(seed: int) -> None:
-    assert POSITIONED is not None
+def test_equal_to_the_constructor(seed: int, make: Any) -> None:
+    assert make is not None
     rng = random.Random(seed)
     for _ in range(50):
         args = (
@@ -46,7 +59,7 @@ def test_equal_to_the_constructor(seed: int) -> None:
             rng.choice([None, 0, 17]),
             rng.choice([None, 0, 9]),
         )
-        made = POSITIONED(*args)  # type: ignore[arg-type]
+        made = make(*args)
         level, message, code, item_id, pointer, offset, length = args
         built = Diagnostic(level, message, code, item_id=item_id, pointer=pointer, offset=offset, length=length)  # type: ignore[arg-type]
         assert type(made) is Diagnostic
@@ -60,11 +73,51 @@ def test_equal_to_the_constructor(seed: int) -> None:
         assert dataclasses.replace(made, offset=3) == dataclasses.replace(built, offset=3)
 
 
-def test_still_frozen() -> None:
-    assert POSITIONED is not None
-    made = POSITIONED("warning", "m", "FG201", "item", None, 1, 2)
+@MAKERS
+def test_still_frozen(make: Any) -> None:
+    assert make is not None
+    made = make("warning", "m", "FG201", "item", None, 1, 2)
     with pytest.raises(dataclasses.FrozenInstanceError):
-        made.level = "error"  # type: ignore[misc]
+        made.level = "error"
+    with pytest.raises((AttributeError, TypeError)):
+        made.other = 1  # no __dict__: no new attribute either
+
+
+def test_the_twin_refuses_what_it_cannot_become() -> None:
+    """Only a class deriving from ``object`` whose ``__slots__`` are exactly the fields, in order, without
+    ``__dict__`` or ``__weakref__``: anything else is refused up front or by CPython's layout check."""
+    names = ("level", "message", "code", "item_id", "pointer", "offset", "length", "span", "extra", "field",
+             "at_key", "fix", "caused_by")
+
+    class Reordered:
+        __slots__ = (*names[1:], names[0])
+
+    class WithDict:
+        __slots__ = (*names, "__dict__")
+
+    class WithWeakref:
+        __slots__ = (*names, "__weakref__")
+
+    class Base:
+        __slots__ = ()
+
+    class Derived(Base):
+        __slots__ = names
+
+    class Plain:
+        pass
+
+    for cls in (Reordered, WithDict, WithWeakref, Derived, Plain, int):
+        assert twin_factory(cls, names) is None, cls
+
+    class Exact:
+        __slots__ = names
+
+    make = twin_factory(Exact, names)
+    assert make is not None
+    made = make("error", "m", "c", "i", ("p",), 1, 2)
+    assert type(made) is Exact
+    assert [getattr(made, name) for name in names] == ["error", "m", "c", "i", ("p",), 1, 2, None, False, None, False, None, None]
 
 
 def test_off_for_a_class_it_does_not_know() -> None:

@@ -6,6 +6,11 @@ comes back is kept as before.
 
 from __future__ import annotations
 
+import random
+import threading
+from collections import OrderedDict
+from typing import Any
+
 from forgec.codecs.stack import ByteCache
 
 
@@ -79,3 +84,74 @@ def test_the_seen_once_set_stays_bounded_through_get_or_mark() -> None:
     for number in range(70_000):
         cache.get_or_mark(f"text {number}")
     assert len(cache._seen_once) <= 1 << 16
+
+
+def _in_thread(call: Any) -> list[Any]:
+    """``call()`` on another thread; its result, or nothing if it did not return within 5 s (it blocked)."""
+    out: list[Any] = []
+    worker = threading.Thread(target=lambda: out.append(call()), daemon=True)
+    worker.start()
+    worker.join(5)
+    return out
+
+
+def test_a_miss_takes_no_lock_and_a_hit_waits_for_it() -> None:
+    """A first sight (the usual answer for a new block) is answered without the lock; a hit, which
+    reorders the LRU and notes the key for the sweep, still takes it."""
+    cache: ByteCache[str] = ByteCache(1_000, second_sight=True)
+    cache.put("held", "x", 10)
+    cache.put("held", "x", 10)
+    with cache._lock:
+        assert _in_thread(lambda: cache.get_or_mark("new")) == [(None, False)]
+        assert _in_thread(lambda: cache.get_or_mark("new")) == [(None, True)]
+        assert cache.misses == 2
+        blocked = threading.Thread(target=lambda: cache.get_or_mark("held"), daemon=True)
+        blocked.start()
+        blocked.join(0.2)
+        assert blocked.is_alive()  # waiting for the lock
+    blocked.join(5)
+    assert not blocked.is_alive() and cache.hits == 1
+
+
+def test_get_or_mark_from_threads_keeps_the_cache_consistent() -> None:
+    """Threads looking up, marking, putting and evicting the same keys: no error, the byte total is
+    the sum of what is held, every answer is a value put under its key or a miss."""
+    cache: ByteCache[str] = ByteCache(200, second_sight=True)
+    errors: list[BaseException] = []
+
+    def work(seed: int) -> None:
+        rng = random.Random(seed)
+        try:
+            for _ in range(3_000):
+                key = f"k{rng.randrange(40)}"
+                found, keep = cache.get_or_mark(key)
+                assert found is None or found == key.upper()
+                assert found is None or keep
+                if found is None and (keep or rng.random() < 0.5):
+                    cache.put(key, key.upper(), rng.randrange(5, 30))
+        except BaseException as error:  # reported below, on the main thread
+            errors.append(error)
+
+    workers = [threading.Thread(target=work, args=(seed,)) for seed in range(4)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    assert not errors
+    assert cache.size == sum(size for _, size in cache._entries.values()) <= 200
+    assert all(value == key.upper() for key, (value, _) in cache._entries.items())
+
+
+def test_a_key_evicted_before_the_lock_is_taken_is_a_miss() -> None:
+    """The lock-free ``in`` saw the key, another thread evicted it before the lock was taken: the
+    look-up under the lock finds nothing, and the call answers as the miss it now is."""
+
+    class Evicted(OrderedDict[Any, Any]):
+        def __contains__(self, key: object) -> bool:
+            return True  # what the lock-free check saw
+
+    cache: ByteCache[str] = ByteCache(1_000, second_sight=True)
+    cache._entries = Evicted()
+    assert cache.get_or_mark("gone") == (None, False)
+    assert cache.get_or_mark("gone") == (None, True)
+    assert (cache.hits, cache.misses) == (0, 2)
