@@ -513,9 +513,6 @@ def _checked_with_defaults(data: Any) -> tuple[dict[str, Any], tuple[str, int] |
     if type(data) is not dict or not _FIELD_SET.issuperset(data):
         return None
     get = data.get
-    out: dict[str, Any] = {}
-    if "$comment" in data:
-        out["$comment"] = data["$comment"]
     instant: tuple[str, int] | None = None
     now = get("now", _ABSENT)
     if now is _ABSENT:
@@ -566,17 +563,22 @@ def _checked_with_defaults(data: Any) -> tuple[dict[str, Any], tuple[str, int] |
         messages = []
     elif type(messages) is not list or not _DICT_ONLY.issuperset(map(type, messages)):
         return None
-    out["now"] = now
-    out["timezone"] = zone
-    out["cwd"] = cwd
-    out["model"] = model
-    out["baseSystemPrompt"] = base
-    out["appendSystemPrompt"] = append
-    out["tools"] = tools
-    out["skills"] = skills
-    out["contextFiles"] = files
-    out["variables"] = variables
-    out["messages"] = messages
+    # one display (a constant-keys build), in the order _with_defaults writes them
+    out: dict[str, Any] = {
+        "now": now,
+        "timezone": zone,
+        "cwd": cwd,
+        "model": model,
+        "baseSystemPrompt": base,
+        "appendSystemPrompt": append,
+        "tools": tools,
+        "skills": skills,
+        "contextFiles": files,
+        "variables": variables,
+        "messages": messages,
+    }
+    if "$comment" in data:  # first, as _with_defaults puts it
+        out = {"$comment": data["$comment"], **out}
     if "latestUserMessage" in data:
         latest = data["latestUserMessage"]
         if latest is not None and type(latest) is not str:

@@ -322,17 +322,18 @@ def _add_few_history_sources(
     ``historyIndex`` and the name :data:`_USUAL_ROLE_NAMES` gives its role (``""`` for a missing or
     null one), as the C loops there pick it; False, with nothing appended, when a message is no dict
     or has a role there is no name for (the caller's general way then decides)."""
-    names: list[str] = []
-    for position, message in enumerate(history):
+    # one pass that appends as it reads (a first pass of names and a second of records cost ~0.25 µs
+    # more for five messages); what was appended is taken back when a message is refused
+    start = len(sources)
+    for index, message in enumerate(history, 1):
         try:
-            role = dict.get(message, "role") if roles is None else roles[position]
+            role = dict.get(message, "role") if roles is None else roles[index - 1]
             name = "" if role is None else _USUAL_ROLE_NAMES.get(role)
         except TypeError:  # a message that is no dict, or a role that cannot be hashed
-            return False
+            name = None
         if name is None:
+            del sources[start:]
             return False
-        names.append(name)
-    for index, name in enumerate(names, 1):
         record = template.copy()
         record["historyIndex"] = index
         record["role"] = name
@@ -500,9 +501,9 @@ def compile_prompt(
     if regex_budget is None:
         regex_budget = rx.RegexBudget()
     size = _size(stack, runtime)
-    with gc_paused(size, LARGE_COMPILE):  # a shared no-op below the threshold
-        if size < LARGE_COMPILE:
-            return _both_stages(stack, runtime, store, registry, regex_budget, selections, list)
+    if size < LARGE_COMPILE:  # the usual compile: no pause, so no context manager (two calls) to enter
+        return _both_stages(stack, runtime, store, registry, regex_budget, selections, list)
+    with gc_paused(size, LARGE_COMPILE):
         compiled = _both_stages(stack, runtime, store, registry, regex_budget, selections, spare_list)
         make_spares()  # inside the pause: the collection after it ages them for the next large compile
         return compiled

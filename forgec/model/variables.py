@@ -32,7 +32,8 @@ class VariableStore:
     @classmethod
     def fresh(cls, persisted_session: dict[str, Any] | None) -> VariableStore:
         """A new turn: empty turn scope, shallow copy of the persisted session (§2 step 1)."""
-        return cls(session=dict(persisted_session or {}), turn={}, session_dirty=False)
+        # by position (session, turn, session_dirty): every compile makes one, and keywords cost ~0.1 µs
+        return cls(dict(persisted_session or {}), {}, False)
 
     def snapshot(self) -> dict[str, Any]:
         """``{session, turn, sessionDirty}`` as the compile report prints it (§16.1)."""

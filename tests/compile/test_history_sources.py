@@ -202,3 +202,26 @@ def test_histories_either_side_of_the_short_loop_limit_give_the_per_message_reco
             got = _history_sources(head, messages)
             assert got == expected
             assert [list(s) for s in got] == [list(s) for s in expected]
+
+
+
+@pytest.mark.parametrize(
+    "refused", ["not a message", None, {"role": "narrator"}, {"role": ["user"]}, {"role": 1.0}]
+)
+def test_the_short_history_loop_takes_back_what_it_appended(refused: Any) -> None:
+    """The one-pass loop appends records as it reads the roles: a refusal after some messages (here
+    the fourth: no dict, an unknown, unhashable or non-string role) must leave ``sources`` exactly as
+    the caller handed it over, and the general way then builds the records."""
+    from forgec.compile.assemble import _add_few_history_sources
+
+    messages: list[Any] = [{"role": "user"}, {"role": "assistant"}, {}, refused, {"role": "user"}]
+    earlier = {"kind": "stack-item", "role": "user"}
+    template = {"kind": "implicit-history", "historyIndex": 0, "historyCount": 5, "role": ""}
+    for roles in (None, ["user", "assistant", "", "narrator", "user"]):  # roles read before: a name refuses
+        sources: list[dict[str, Any]] = [earlier]
+        assert _add_few_history_sources(sources, template, messages, roles) is False
+        assert len(sources) == 1 and sources[0] is earlier
+        assert template == {"kind": "implicit-history", "historyIndex": 0, "historyCount": 5, "role": ""}
+    head = {"kind": "implicit-history"}
+    expected = [{**head, "historyIndex": i, "historyCount": 5, "role": role_of(m)} for i, m in enumerate(messages, 1)]
+    assert _history_sources(head, messages) == expected

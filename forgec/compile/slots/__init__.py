@@ -121,7 +121,7 @@ def render_slot(
             )
         )
         return ""
-    ctx = SlotContext(item=item, stack=stack, runtime=runtime, store=store, diagnostics=diagnostics)
+    ctx = SlotContext(item, stack, runtime, store, diagnostics)  # by position: keywords cost ~0.1 µs a slot
     try:
         text = _call(renderer, ctx)
     except Exception as error:  # any renderer failure is a diagnostic, never a traceback

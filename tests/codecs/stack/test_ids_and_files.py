@@ -194,3 +194,21 @@ def test_primary_shadows_legacy_and_groups_are_separate(tmp_path: Path) -> None:
     assert loaded[0].diagnostics[-1].message == "Duplicate project stack id: one appears in multiple files (s.json, t.json)."
     global_ = load_stack_folder([legacy], "global", include_yaml=False)
     assert not any(d.message.startswith("Duplicate") for s in global_ for d in s.diagnostics)
+
+
+@pytest.mark.parametrize("name", ["stack.json", "a b.json", "x.y.json", ".json", "é-stack.json", "back\\slash.json"])
+def test_a_stack_files_name_is_its_base_name(tmp_path: Any, name: str) -> None:
+    """``load_stack_file`` names the file by what follows the path's last "/" (a slice, not
+    ``os.path.basename``): the same name, whether the path is a ``str``, a ``Path``, or relative."""
+    import os
+
+    from forgec.codecs.stack import STACK_CACHE, load_stack_file
+
+    path = tmp_path / "sub" / name
+    path.parent.mkdir()
+    path.write_text('{"id": "s", "items": []}', encoding="utf-8")
+    for given in (str(path), path, os.path.relpath(path), Path(os.path.relpath(path))):
+        for _ in range(2):  # a fresh load, then a cache hit
+            loaded = load_stack_file(given)
+            assert loaded.file_name == os.path.basename(os.fspath(given)) == name
+    STACK_CACHE.clear()
