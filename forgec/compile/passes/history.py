@@ -152,13 +152,7 @@ def chat_history(
         kept = _kept_within(walk.sizes, before, max_chars)
         if kept < before:
             result = result[before - kept :]
-            _info(
-                diagnostics,
-                codes.HISTORY_MAX_CHARS,
-                f"Trimmed chat history from {before} to {len(result)} message(s) by maxChars.",
-                item_id,
-                opt_pointer,
-            )
+            _report_trim(diagnostics, "maxChars", before, len(result), item_id, opt_pointer)
             repair = True
 
     first = scanned - len(result)  # maxMessages and maxChars keep the newest: result is walked[first:]
@@ -213,23 +207,11 @@ def _newest_first(
     repair = wanted is not None
     before = walk.members
     if max_messages is not None and before > max_messages:
-        _info(
-            diagnostics,
-            codes.HISTORY_MAX_MESSAGES,
-            f"Trimmed chat history from {before} to {max_messages} message(s) by maxMessages.",
-            item_id,
-            pointer,
-        )
+        _report_trim(diagnostics, "maxMessages", before, max_messages, item_id, pointer)
         before = max_messages
         repair = True
     if len(result) < before:
-        _info(
-            diagnostics,
-            codes.HISTORY_MAX_CHARS,
-            f"Trimmed chat history from {before} to {len(result)} message(s) by maxChars.",
-            item_id,
-            pointer,
-        )
+        _report_trim(diagnostics, "maxChars", before, len(result), item_id, pointer)
         repair = True
     if not repair:
         return result, walk.roles
@@ -316,14 +298,24 @@ def _trim_to(
     """``maxMessages``: the newest ``max_messages`` of ``messages`` (longer than that), reported."""
     before = len(messages)
     kept = messages[before - max_messages :]
+    _report_trim(diagnostics, "maxMessages", before, len(kept), item_id, pointer)
+    return kept
+
+
+#: the finding code of each trimming limit
+_TRIM_CODES = {"maxMessages": codes.HISTORY_MAX_MESSAGES, "maxChars": codes.HISTORY_MAX_CHARS}
+
+
+def _report_trim(diagnostics: list[Diagnostic], option: str, before: int, after: int, item_id: Any, pointer: Any) -> None:
+    """The info finding of ``option`` (``maxMessages`` or ``maxChars``) trimming the history from
+    ``before`` to ``after`` messages: one wording for both walks (oldest first and newest first)."""
     _info(
         diagnostics,
-        codes.HISTORY_MAX_MESSAGES,
-        f"Trimmed chat history from {before} to {len(kept)} message(s) by maxMessages.",
+        _TRIM_CODES[option],
+        f"Trimmed chat history from {before} to {after} message(s) by {option}.",
         item_id,
         pointer,
     )
-    return kept
 
 
 def _kept_within(sizes: list[int], count: int, max_chars: int) -> int:
