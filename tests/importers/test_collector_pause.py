@@ -99,3 +99,34 @@ def test_a_large_file_is_parsed_with_the_collector_paused(
     assert value == json.loads(path.read_text("utf-8"))
     assert seen == [not large]
     assert gc.isenabled()
+
+
+@pytest.mark.usefixtures("collector_on")
+@pytest.mark.parametrize("large", [True, False])
+def test_the_command_keeps_the_collector_paused_until_it_has_printed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, large: bool
+) -> None:
+    """``import-silly`` of a large file pauses the collector from the read to the printed document,
+    so that no collection walks the parsed preset or the stack (one pause instead of two)."""
+    from click.testing import CliRunner
+
+    import forgec.cli.import_silly as command
+    from forgec.cli import cli
+
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps(_preset(3, LARGE_INPUT_CHARS if large else 0)), "utf-8")
+    seen: list[bool] = []
+    real = command._print_json
+
+    def spy(done: Any) -> None:
+        seen.append(gc.isenabled())
+        real(done)
+
+    monkeypatch.setattr(command, "_print_json", spy)
+    result = CliRunner().invoke(cli, ["import-silly", str(path), "100001", "--dry-run", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["import"]["stack"]["items"][0]["content"].startswith("text 0")
+    assert seen == [not large]
+    assert gc.isenabled()
+    missing = CliRunner().invoke(cli, ["import-silly", str(tmp_path / "none.json"), "--format", "json"])
+    assert missing.exit_code == 2 and gc.isenabled()
