@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager, contextmanager, nullcontext
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -118,62 +118,33 @@ def import_silly(
       forgec import-silly "My Preset.json" 100001 --dry-run
       forgec import-silly preset.json 100001 --overwrite --report-format json
     """
-    with _collector_paused(preset):
-        _import(preset, character_id, stack_id, out_dir, dry_run, overwrite, output_format, report_format, pi_forge_report)
-
-
-def _collector_paused(preset: Path) -> AbstractContextManager[object]:
-    """The cyclic collector off for the whole import of a large preset file (``LARGE_INPUT_CHARS``
-    bytes or more; :mod:`forgec.source.collector`).  The parse and the conversion pause it
-    themselves, but each pause leaves its young containers to the next collection -- the parsed
-    preset's, then the converted stack's -- which walks them (~0.2 ms) and finds nothing.  Paused
-    until the command has printed, the preset and the documents are freed before any collection
-    runs.  A file that cannot be sized is left to the import, which reports it."""
-    try:
-        size = preset.stat().st_size
-    except (OSError, ValueError):
-        return nullcontext()
-    from forgec.source.collector import LARGE_INPUT_CHARS, gc_paused
-
-    return gc_paused(size, LARGE_INPUT_CHARS)
-
-
-def _import(
-    preset: Path,
-    character_id: str | None,
-    stack_id: str | None,
-    out_dir: Path | None,
-    dry_run: bool,
-    overwrite: bool,
-    output_format: str,
-    report_format: str,
-    pi_forge_report: bool,
-) -> None:
-    from forgec.importers.sillytavern.project import ImportFailure, import_into_project
+    from forgec.importers.sillytavern.project import ImportFailure, collector_pause, import_into_project
     from forgec.js.values import dumps_report
     from forgec.output import escape_controls
 
-    try:
-        with _progress(sys.stderr.isatty() and output_format == "text") as progress:
-            done = import_into_project(
-                preset, character_id, out_dir=out_dir, stack_id=stack_id, dry_run=dry_run, overwrite=overwrite,
-                fidelity_report=report_format == "json", progress=progress, pi_forge_report=pi_forge_report,
-                texts=output_format == "text",  # a JSON dry run shows the files' paths, never their texts
-            )  # fmt: skip
-    except ImportFailure as failure:
+    with collector_pause(preset):  # from the read to the printed document (see collector_pause)
+        try:
+            with _progress(sys.stderr.isatty() and output_format == "text") as progress:
+                done = import_into_project(
+                    preset, character_id, out_dir=out_dir, stack_id=stack_id, dry_run=dry_run, overwrite=overwrite,
+                    fidelity_report=report_format == "json", progress=progress, pi_forge_report=pi_forge_report,
+                    texts=output_format == "text",  # a JSON dry run shows the files' paths, never their texts
+                )  # fmt: skip
+        except ImportFailure as failure:
+            if output_format == "json":
+                click.echo(dumps_report({"import": {"error": failure.message}}), nl=False)
+            else:
+                click.echo(f"forgec import-silly: error: {escape_controls(failure.message)} [{failure.code}]", err=True)
+            if failure.hint:  # forgec's own advice: never part of the JSON document
+                click.echo(f"forgec import-silly: hint: {escape_controls(failure.hint)}", err=True)
+            sys.exit(failure.exit_code)
+        for warning in done.warnings:
+            click.echo(f"forgec import-silly: warning: {escape_controls(warning)}", err=True)
         if output_format == "json":
-            click.echo(dumps_report({"import": {"error": failure.message}}), nl=False)
+            _print_json(done)
         else:
-            click.echo(f"forgec import-silly: error: {escape_controls(failure.message)} [{failure.code}]", err=True)
-        if failure.hint:  # forgec's own advice: never part of the JSON document
-            click.echo(f"forgec import-silly: hint: {escape_controls(failure.hint)}", err=True)
-        sys.exit(failure.exit_code)
-    for warning in done.warnings:
-        click.echo(f"forgec import-silly: warning: {escape_controls(warning)}", err=True)
-    if output_format == "json":
-        _print_json(done)
-    else:
-        _print_text(done)
+            _print_text(done)
+        del done  # freed inside the pause: no collection walks the import (it holds the parsed prompts)
 
 
 def _print_json(done: ProjectImport) -> None:

@@ -106,8 +106,8 @@ def test_a_large_file_is_parsed_with_the_collector_paused(
 def test_the_command_keeps_the_collector_paused_until_it_has_printed(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, large: bool
 ) -> None:
-    """``import-silly`` of a large file pauses the collector from the read to the printed document,
-    so that no collection walks the parsed preset or the stack (one pause instead of two)."""
+    """``import-silly`` of a large file pauses the collector from the read to the printed document
+    (``project.collector_pause``), so that no collection walks the parsed preset or the stack."""
     from click.testing import CliRunner
 
     import forgec.cli.import_silly as command
