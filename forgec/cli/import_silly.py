@@ -118,31 +118,33 @@ def import_silly(
       forgec import-silly "My Preset.json" 100001 --dry-run
       forgec import-silly preset.json 100001 --overwrite --report-format json
     """
-    from forgec.importers.sillytavern.project import ImportFailure, import_into_project
+    from forgec.importers.sillytavern.project import ImportFailure, collector_pause, import_into_project
     from forgec.js.values import dumps_report
     from forgec.output import escape_controls
 
-    try:
-        with _progress(sys.stderr.isatty() and output_format == "text") as progress:
-            done = import_into_project(
-                preset, character_id, out_dir=out_dir, stack_id=stack_id, dry_run=dry_run, overwrite=overwrite,
-                fidelity_report=report_format == "json", progress=progress, pi_forge_report=pi_forge_report,
-                texts=output_format == "text",  # a JSON dry run shows the files' paths, never their texts
-            )  # fmt: skip
-    except ImportFailure as failure:
+    with collector_pause(preset):  # from the read to the printed document (see collector_pause)
+        try:
+            with _progress(sys.stderr.isatty() and output_format == "text") as progress:
+                done = import_into_project(
+                    preset, character_id, out_dir=out_dir, stack_id=stack_id, dry_run=dry_run, overwrite=overwrite,
+                    fidelity_report=report_format == "json", progress=progress, pi_forge_report=pi_forge_report,
+                    texts=output_format == "text",  # a JSON dry run shows the files' paths, never their texts
+                )  # fmt: skip
+        except ImportFailure as failure:
+            if output_format == "json":
+                click.echo(dumps_report({"import": {"error": failure.message}}), nl=False)
+            else:
+                click.echo(f"forgec import-silly: error: {escape_controls(failure.message)} [{failure.code}]", err=True)
+            if failure.hint:  # forgec's own advice: never part of the JSON document
+                click.echo(f"forgec import-silly: hint: {escape_controls(failure.hint)}", err=True)
+            sys.exit(failure.exit_code)
+        for warning in done.warnings:
+            click.echo(f"forgec import-silly: warning: {escape_controls(warning)}", err=True)
         if output_format == "json":
-            click.echo(dumps_report({"import": {"error": failure.message}}), nl=False)
+            _print_json(done)
         else:
-            click.echo(f"forgec import-silly: error: {escape_controls(failure.message)} [{failure.code}]", err=True)
-        if failure.hint:  # forgec's own advice: never part of the JSON document
-            click.echo(f"forgec import-silly: hint: {escape_controls(failure.hint)}", err=True)
-        sys.exit(failure.exit_code)
-    for warning in done.warnings:
-        click.echo(f"forgec import-silly: warning: {escape_controls(warning)}", err=True)
-    if output_format == "json":
-        _print_json(done)
-    else:
-        _print_text(done)
+            _print_text(done)
+        del done  # freed inside the pause: no collection walks the import (it holds the parsed prompts)
 
 
 def _print_json(done: ProjectImport) -> None:

@@ -172,3 +172,24 @@ def test_newline_runs_collapse_as_the_plain_substitution(seed: int) -> None:
     pieces = ("\n", "\n\n", "\n\n\n", "a", " ", "\r\n", "é", "\U0001f600", "\u2028")
     text = "".join(rng.choice(pieces) for _ in range(rng.randrange(0, 80)))
     assert collapse_newline_runs(text) == re.sub(r"\n{3,}", "\n\n", text)
+
+
+@pytest.mark.parametrize(
+    "value",
+    ["system", "user", "assistant", " User ", "SYSTEM", "\ufeffassistant\u3000", "tool", "", "System\n",
+     "systems", 0, 1, None, True, False, [], ["user"], {"a": 1}],
+)  # fmt: skip
+def test_a_role_spelled_exactly_takes_the_shortcut_to_the_same_answer(value: object) -> None:
+    # _role returns an exact "system"/"user"/"assistant" as it is (docs/performance.md, "Stop 27");
+    # every other value goes the trimmed, lower-cased way, which must agree with it
+    from forgec.importers.sillytavern.convert import _role
+    from forgec.importers.sillytavern.preset import ConversionItem, PresetError
+    from forgec.js.values import UNDEFINED, js_truthy
+
+    item = ConversionItem({}, 0, UNDEFINED, UNDEFINED, 0)
+    if js_truthy(value) and not isinstance(value, str):
+        with pytest.raises(PresetError):
+            _role(item, value)
+        return
+    expected = js_trim(value).lower() if isinstance(value, str) and value else None
+    assert _role(item, value) == (expected if expected in ("system", "user", "assistant") else None)

@@ -278,12 +278,34 @@ def test_loads_decoded_matches_loads(text: str, padding: int) -> None:
 
 
 def test_loads_decoded_on_both_sides_of_the_budget() -> None:
-    many = "[" + ",".join(["9007199254740993", "7"] * 400) + "]"  # 800 integers in ~7 kB: past the budget
+    # 800 distinct integer literals in ~11 kB: past the budget (it counts distinct literals)
+    many = "[" + ",".join(f"{9007199254740993 + i},{i}" for i in range(400)) + "]"
     few = many + " " * 256 * 900  # the same integers, within the budget
     for text in (many, few):
         value = loads_decoded(text, text.encode())
         assert type(value[0]) is float and type(value[1]) is int
         assert repr(value) == repr(_reference(text))
+
+
+def test_loads_decoded_counts_distinct_literals() -> None:
+    """The counting decoder's memo: a literal met again is answered from it and not counted, each
+    distinct one is converted once (``_parse_int``: beyond 2**53 a float) and counted against the
+    budget, past which it gives up (and the digit-run test picks the decoder)."""
+    from forgec.js.json import _IntegerMemo, _ManyIntegers
+
+    memo = _IntegerMemo(2)
+    assert [memo["7"], memo["7"], memo["9007199254740993"], memo["7"]] == [7, 7, 9007199254740992.0, 7]
+    assert type(memo["9007199254740993"]) is float and type(memo["7"]) is int
+    with pytest.raises(_ManyIntegers):
+        memo["8"]
+    assert _IntegerMemo(0).get("1") is None  # get() never converts
+    with pytest.raises(_ManyIntegers):
+        _IntegerMemo(0)["1"]
+    # 800 integers, 4 distinct, in ~10 kB: within the budget; the values are loads's
+    text = "[" + ",".join(["9007199254740993", "7", "-3", "12345678901234567"] * 200) + "]"
+    value = loads_decoded(text, text.encode())
+    assert repr(value) == repr(_reference(text))
+    assert [type(v) for v in value[:4]] == [float, int, int, float]
 
 
 @pytest.mark.parametrize("text", [row[0] for row in V8_TABLE] + ["[1, 2, 1e400, NaN]", '{"a": 123456789012345678}x'])

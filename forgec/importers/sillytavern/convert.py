@@ -129,7 +129,11 @@ def convert_items(
 
 
 def _role(item: ConversionItem, value: Any) -> str | None:
-    """``system``/``user``/``assistant`` from the definition's role (trimmed, lower-cased), else ``None``."""
+    """``system``/``user``/``assistant`` from the definition's role (trimmed, lower-cased), else ``None``.
+
+    A role spelled exactly as one of them (nearly every prompt) is that role, as trimmed and lower-cased."""
+    if type(value) is str and value in _ROLES:
+        return value
     if not js_truthy(value):
         return None
     if not isinstance(value, str):

@@ -33,7 +33,12 @@ def read_json(path: Path) -> Any:
     """``JSON.parse(fs.readFileSync(path, "utf8"))``: :func:`read_text` then :func:`parse_json`, parsed
     from the file's bytes (:func:`forgec.js.json_utf8.loads_utf8`: no four-byte-wide text for a preset
     full of emoji, and the digit-run test on the bytes, not on the text encoded back)."""
-    return loads_utf8(_read_bytes(path))
+    from forgec.source.collector import LARGE_INPUT_CHARS, gc_paused  # loaded by _read_bytes anyway
+
+    data = _read_bytes(path)
+    # a preset's values are a tree: the collector would walk the containers as they are made and find nothing
+    with gc_paused(len(data), LARGE_INPUT_CHARS):
+        return loads_utf8(data)
 
 
 def _read_bytes(path: Path) -> bytes:
