@@ -32,7 +32,20 @@ from ._literal import (
 )
 from ._parser import Parsed
 from .errors import JSRegexError, JSRegexTimeout
-from .replace import expand_js_replacement, expand_trim_replacement, prepass_dollar_zero
+from .replace import (
+    AFTER,
+    BEFORE,
+    GROUP,
+    LITERAL,
+    MATCH,
+    TRIMMED_MATCH,
+    Program,
+    expand_js_replacement,
+    expand_trim_replacement,
+    js_program,
+    prepass_dollar_zero,
+    trim_program,
+)
 from .syntax import normalize_flags, parse_checked
 
 __all__ = ["JSMatch", "JSPattern", "JSRegexError", "JSRegexTimeout", "compile_js", "replace_literal",
@@ -167,6 +180,9 @@ class JSPattern:
         self._twins = twins
         #: the case-canonical copy of an ASCII view is its upper-casing (``str.upper`` in C, not ``translate``)
         self._canon_upper = self._canon is not None and _ascii_canon_is_upper(self.unicode)
+        #: templates read for this pattern's groups (:func:`_program_of`): JavaScript's, and pi-forge's trimStrings one
+        self._js_programs: dict[str, Program] = {}
+        self._trim_programs: dict[str, Program] = {}
 
     def may_match(self, text: str, lowered: Callable[[str], str] = str.lower) -> bool:
         """False when ``text`` cannot hold a match (it holds none of the runs every match contains,
@@ -754,8 +770,9 @@ def transform_prefiltered(
             parts.append(view[last:])
             result = _joined(head + replace.join(parts))
         else:
-            result = _joined(head + _splice(view, [JSMatch(pattern, m, view) for m in found],
-                                            _expander(pattern, view, replace, trim_strings)))
+            program = _program_of(pattern, replace, bool(trim_strings))
+            trims = [pattern.view(t) for t in trim_strings] if trim_strings else []
+            result = _joined(head + _run_program(pattern, view, found, program, trims))
     if result == text or result == _joined(text):
         return text, count
     return result, count
@@ -783,9 +800,69 @@ def replace_literal(pattern: JSPattern, text: str, replace: str) -> tuple[str, i
     return result, count
 
 
+#: programs one pattern keeps per expander before it forgets them (a rule has one template)
+_PROGRAMS_KEPT = 64
+
+
+def _program_of(pattern: JSPattern, replace: str, trimmed: bool) -> Program:
+    """``replace`` read once for ``pattern``'s groups: pi-forge's trimStrings expander when ``trimmed``
+    (on the raw template), else JavaScript's after the ``$0`` pre-pass (what :func:`_expander` runs)."""
+    programs = pattern._trim_programs if trimmed else pattern._js_programs
+    program = programs.get(replace)
+    if program is None:
+        if len(programs) >= _PROGRAMS_KEPT:
+            programs.clear()
+        if trimmed:
+            program = trim_program(replace, pattern.group_count, pattern.group_names)
+        else:
+            program = js_program(prepass_dollar_zero(replace), pattern.group_count, pattern.group_names)
+        programs[replace] = program
+    return program
+
+
+def _run_program(pattern: JSPattern, view: str, found: list[Any], program: Program, trims: list[str]) -> str:
+    """``view`` with each match of ``found`` replaced by ``program``'s text: what :func:`_splice` with the
+    :func:`_expander` of the same template makes, without a :class:`JSMatch` or a template scan per match."""
+    steps, needs_groups = program
+    parts: list[str] = []
+    last = 0
+    for m in found:
+        s, e = m.span()
+        parts.append(view[last:s])
+        groups: list[str | None] = pattern._group_values(m, view) if needs_groups else []
+        for kind, group, text in steps:
+            if kind == LITERAL:
+                parts.append(text)
+            elif kind == MATCH:
+                parts.append(view[s:e])
+            elif kind == BEFORE:
+                parts.append(view[:s])
+            elif kind == AFTER:
+                parts.append(view[e:])
+            elif kind == GROUP:
+                parts.append(groups[group - 1] or "")
+            elif kind == TRIMMED_MATCH:
+                parts.append(_trimmed(view[s:e], trims))
+            else:  # TRIMMED_GROUP
+                value = groups[group - 1]
+                parts.append("" if value is None else _trimmed(value, trims))
+        last = e
+    parts.append(view[last:])
+    return "".join(parts)
+
+
+def _trimmed(value: str, trims: list[str]) -> str:
+    """pi-forge's trim of a match or a capture (``replace._trim``): every trim string removed, in order."""
+    for t in trims:
+        if t:
+            value = value.replace(t, "")
+    return value
+
+
 def _expander(pattern: JSPattern, view: str, replace: str, trim_strings: list[str] | None) -> Callable[[JSMatch], str]:
     """The replacement of one match: pi-forge's trimStrings expander (A5.5) or, after the ``$0``
-    pre-pass, JavaScript's ``GetSubstitution`` (A5.4)."""
+    pre-pass, JavaScript's ``GetSubstitution`` (A5.4). The rule transform runs the same template as a
+    program (:func:`_run_program`); ``tests/js/regex/test_replace_program.py`` holds the two equal."""
     if trim_strings:
         trims = [pattern.view(t) for t in trim_strings]
         named = bool(pattern.group_names)
