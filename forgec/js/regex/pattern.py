@@ -146,7 +146,15 @@ class JSPattern:
         self._emitted = emitted
         self._needs_reset = any(enc for enc, _behind in emitted.enclosing.values())
         self._canon = _canon_table(self.unicode) if emitted.canonical else None
-        self._present = frozenset(compiled.groupindex)  # `groupindex` builds a new dict per access
+        index = compiled.groupindex  # ``groupindex`` builds a new dict per access
+        self._present = frozenset(index)
+        #: each capture's group number in ``compiled`` (and in its twins and multiline spelling, made from the
+        #: same text), -1 for one V8 drops, when no capture is ever reset: :meth:`_group_values` then reads
+        #: them from ``m.regs`` with no name to format and look up per capture (None: the general loop)
+        self._plain_groups: tuple[int, ...] | None = (
+            None if self._needs_reset or emitted.reset_in_place
+            else tuple(index.get(f"g{n}", -1) for n in range(1, group_count + 1))
+        )
         #: a run every match contains (``_literal.py``): a text without it cannot match
         self.required = literals[0]
         anchor = literals[1]
@@ -273,6 +281,16 @@ class JSPattern:
     # --- captures ----------------------------------------------------------------------------
     def _group_values(self, m: Any, subject: str) -> list[str | None]:
         values: list[str | None] = []
+        plain = self._plain_groups
+        if plain is not None:
+            regs = m.regs
+            for k in plain:
+                if k < 0:
+                    values.append(None)
+                else:
+                    start, end = regs[k]
+                    values.append(None if start < 0 else subject[start:end])
+            return values
         present = self._present
         for n in range(1, self.group_count + 1):
             name = f"g{n}"

@@ -86,3 +86,37 @@ def test_a_pattern_forgets_its_programs_past_the_limit() -> None:
     for n in range(engine._PROGRAMS_KEPT + 5):
         assert transform_prefiltered(pattern, "abc", f"[$1{n}]") == (f"a[b{n}]c", 1)
     assert len(pattern._js_programs) <= engine._PROGRAMS_KEPT
+
+
+def test_plain_group_values_equal_the_general_loop_on_every_node_vector() -> None:
+    """``_group_values`` reads the captures of a pattern that never resets one from ``m.regs`` by group
+    number (``_plain_groups``): the same values as the loop by name, on every Node vector."""
+    import json
+    from pathlib import Path
+
+    from forgec.js.regex import JSRegexError
+
+    here = Path(__file__).parent
+    vectors = [v for name in ("vectors.json", "capture_vectors.json")
+               for v in json.loads((here / name).read_text(encoding="utf-8")) if "text" in v]  # fmt: skip
+    plain = general = 0
+    for v in vectors:
+        try:
+            pattern = compile_js(v["pattern"], v["flags"])
+        except JSRegexError:
+            continue
+        if not pattern.group_count:
+            continue
+        view = pattern.view(v["text"])
+        found = pattern._scan(view, 10.0)
+        numbers = pattern._plain_groups
+        fast = [pattern._group_values(m, view) for m in found]
+        pattern._plain_groups = None
+        try:
+            slow = [pattern._group_values(m, view) for m in found]
+        finally:
+            pattern._plain_groups = numbers
+        assert fast == slow, (v["pattern"], v["flags"], v["text"])
+        plain += numbers is not None and bool(found)
+        general += numbers is None
+    assert plain > 50 and general > 5
