@@ -566,9 +566,10 @@ class _Texts:
     __slots__ = ("_ascii", "_lowered", "owner", "part", "texts")
 
     def __init__(self, messages: list[Any]) -> None:
-        self.texts: list[str] = []
-        self.owner: list[int] = []
-        self.part: list[int] = []
+        # the three lists filled through locals, without a method call per segment (one per call site)
+        texts: list[str] = []
+        owner: list[int] = []
+        parts: list[int] = []
         self._lowered: list[str] | None = None
         self._ascii: list[bool] | None = None
         for i, message in enumerate(messages):
@@ -576,18 +577,20 @@ class _Texts:
                 continue
             content = message.get("content")
             if isinstance(content, str):
-                self._add(content, i, -1)
+                texts.append(content)
+                owner.append(i)
+                parts.append(-1)
             elif isinstance(content, list):
                 for j, part in enumerate(content):
                     if isinstance(part, dict) and part.get("type") == "text":
                         text = part.get("text")
                         if isinstance(text, str):
-                            self._add(text, i, j)
-
-    def _add(self, text: str, owner: int, part: int) -> None:
-        self.texts.append(text)
-        self.owner.append(owner)
-        self.part.append(part)
+                            texts.append(text)
+                            owner.append(i)
+                            parts.append(j)
+        self.texts = texts
+        self.owner = owner
+        self.part = parts
 
     def lowered(self) -> list[str]:
         if self._lowered is None:
@@ -718,7 +721,8 @@ def _run_rules(
             budget.spent = max(budget.spent, spent + _clock() - started)
         if skip:
             continue
-        _stat(diagnostics, rule, total, changed, label)
+        if total > 0:  # ``_stat``'s own test, without the call for a rule that matched nothing
+            _stat(diagnostics, rule, total, changed, label)
         messages = current
     return messages
 

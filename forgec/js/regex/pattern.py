@@ -807,12 +807,15 @@ def replace_literal(pattern: JSPattern, text: str, replace: str) -> tuple[str, i
         count = text.count(literal)
         if not count:
             return text, 0
-        result = _joined(text.replace(literal, replace))
+        result = text.replace(literal, replace)
     else:
         if literal not in text:
             return text, 0
         count = 1
-        result = _joined(text.replace(literal, replace, 1))
+        result = text.replace(literal, replace, 1)
+    if result.isascii():  # ``_joined`` is the identity on ASCII, and an ASCII result can equal only ``text``
+        return (text, count) if result == text else (result, count)
+    result = _joined(result)
     if result == text or result == _joined(text):
         return text, count
     return result, count
