@@ -431,7 +431,10 @@ def _transform(
         # transform_string is this prefilter check and transform_prefiltered: one call serves both
         if not prefiltered and not rule.pattern.may_match(text):
             return text, 0
-        result: tuple[str, int] = engine.transform_prefiltered(
+        if rule.max_chars is None and rule.pattern.literal is not None and "$" not in rule.replace:
+            result: tuple[str, int] = engine.replace_literal(rule.pattern, text, rule.replace)  # as ``_run_rules``
+            return result
+        result = engine.transform_prefiltered(
             rule.pattern,
             text,
             rule.replace,

@@ -398,8 +398,10 @@ class JSPattern:
         if self._multiline is not None and "\r" not in view and "\u2028" not in view and "\u2029" not in view:
             compiled = self._multiline  # no line terminator but ``\n`` (``_OTHER_TERMINATORS``)
             twin = self._twins[1]
-        if timeout is not None and self._proven(len(view) + 1, timeout):
-            timeout = None  # proven to finish within the time it was given
+        if timeout is not None and (self._work is not None or self._bound is not None) and self._proven(
+            len(view) + 1, timeout
+        ):
+            timeout = None  # proven to finish within the time it was given (an unproven pattern: no call)
         if timeout is None and twin is not None:
             compiled = twin  # the same matches, from ``re`` (:func:`_re_twins`)
         deadline = None if timeout is None else time.monotonic() + timeout
@@ -773,7 +775,7 @@ def transform_prefiltered(
             return text, 0
         result = _joined(head + (body.replace(literal, replace) if pattern.global_ else body.replace(literal, replace, 1)))
     else:
-        view = pattern.view(body)
+        view = body if body.isascii() else pattern.view(body)  # ``view`` is the identity on ASCII
         found = pattern._scan(view, timeout, lowered if view is text else None)
         count = len(found)
         if not count:
@@ -791,6 +793,8 @@ def transform_prefiltered(
             program = _program_of(pattern, replace, bool(trim_strings))
             trims = [pattern.view(t) for t in trim_strings] if trim_strings else []
             result = _joined(head + _run_program(pattern, view, found, program, trims))
+    if result.isascii():  # as in ``replace_literal``: an ASCII result can equal only ``text`` itself
+        return (text, count) if result == text else (result, count)
     if result == text or result == _joined(text):
         return text, count
     return result, count
