@@ -115,6 +115,7 @@ def _compile(pattern: str, flags: str) -> Any:
             from forgec.js.regex.pattern import _compile as engine_cache
 
             _COMPILED.clear()
+            _PLANS.clear()
             engine_cache.cache_clear()
             _cached_units = 0
         _COMPILED[key] = cached
@@ -311,12 +312,65 @@ def _rules_for(
     return _select(stack, stage, target, effect, diagnostics, budget, None)
 
 
+#: the selected rules last built from a recorded answer (:func:`_replay`), by the ``id`` of the answer's rule
+#: records, each with those records (which keeps the ``id`` theirs): a replay checks that every pattern is
+#: still the one ``_COMPILED`` holds instead of building each rule again (0.5-1 µs a rule, pure build). Emptied
+#: with ``_COMPILED`` (:func:`_compile`), so it never holds a pattern the caches let go of, and past
+#: :data:`PLANS_KEPT` answers
+_PLANS: dict[int, tuple[tuple[Any, ...], list[SelectedRule]]] = {}
+PLANS_KEPT = 4096
+
+
 def _replay(answer: tuple[tuple[Any, ...], tuple[Any, ...]], diagnostics: list[Diagnostic]) -> list[SelectedRule] | None:
-    """A recorded answer again, or None when a pattern it names is not compiled (as it was) any more."""
+    """A recorded answer again, or None when a pattern it names is not compiled (as it was) any more.
+
+    The rules are those built at the answer's last replay when every pattern is still the one compiled
+    (:data:`_PLANS`); a rule with ``trimStrings`` is handed out as a copy with a list of its own, as a
+    caller may change the list it was given."""
     failures, rules = answer
     for pattern_key, _ in failures:
         if not isinstance(_COMPILED.get(pattern_key), Exception):
             return None
+    plan = _PLANS.get(id(rules))
+    if plan is not None and plan[0] is rules:
+        kept = plan[1]
+        for k in range(len(kept)):
+            if _COMPILED.get(rules[k][0]) is not kept[k].pattern:
+                break
+        else:
+            for _, failure in failures:
+                diagnostics.append(failure)
+            return [rule if rule.trim_strings is None else _own_copy(rule) for rule in kept]
+    built = _build(rules)
+    if built is None:
+        return None
+    if len(_PLANS) >= PLANS_KEPT:
+        _PLANS.clear()
+    _PLANS[id(rules)] = (rules, built)
+    for _, failure in failures:
+        diagnostics.append(failure)
+    return [rule if rule.trim_strings is None else _own_copy(rule) for rule in built]
+
+
+def _own_copy(rule: SelectedRule) -> SelectedRule:
+    """``rule`` with a ``trim_strings`` list of its own (a native class cannot be ``copy.copy``'d)."""
+    trim = rule.trim_strings
+    return SelectedRule(
+        rule.index,
+        rule.id,
+        rule.pattern,
+        rule.replace,
+        None if trim is None else list(trim),
+        rule.roles,
+        rule.max_messages,
+        rule.max_chars,
+        rule.min_depth,
+        rule.max_depth,
+    )
+
+
+def _build(rules: tuple[Any, ...]) -> list[SelectedRule] | None:
+    """The selected rules of an answer's rule records, or None when a pattern is not compiled any more."""
     selected: list[SelectedRule] = []
     for pattern_key, parameters in rules:
         compiled = _COMPILED.get(pattern_key)
@@ -337,8 +391,6 @@ def _replay(answer: tuple[tuple[Any, ...], tuple[Any, ...]], diagnostics: list[D
                 max_depth,
             )
         )
-    for _, failure in failures:
-        diagnostics.append(failure)
     return selected
 
 
