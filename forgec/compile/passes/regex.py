@@ -582,8 +582,8 @@ def apply_to_system(
         except _OverBudget:
             _over_budget(diagnostics, rule, "compiled/system", budget)
             continue
-        changed = 1 if new_text != text else 0
-        _stat(diagnostics, rule, matches, changed, "compiled/system")
+        if matches > 0:  # ``_stat``'s own test, without the call for a rule that matched nothing
+            _stat(diagnostics, rule, matches, 1 if new_text != text else 0, "compiled/system")
         text = new_text
     return text
 
