@@ -17,7 +17,14 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .errors import JSRegexError, JSRegexTimeout
-    from .pattern import JSMatch, JSPattern, compile_js, transform_prefiltered, transform_string
+    from .pattern import (
+        JSMatch,
+        JSPattern,
+        compile_js,
+        replace_literal,
+        transform_prefiltered,
+        transform_string,
+    )
     from .replace import expand_js_replacement, expand_trim_replacement, prepass_dollar_zero
     from .syntax import syntax_error
 
@@ -30,6 +37,7 @@ __all__ = [
     "expand_js_replacement",
     "expand_trim_replacement",
     "prepass_dollar_zero",
+    "replace_literal",
     "syntax_error",
     "transform_prefiltered",
     "transform_string",
@@ -44,6 +52,7 @@ _HOME = {
     "compile_js": "pattern",
     "transform_string": "pattern",
     "transform_prefiltered": "pattern",
+    "replace_literal": "pattern",
     "expand_js_replacement": "replace",
     "expand_trim_replacement": "replace",
     "prepass_dollar_zero": "replace",

@@ -32,11 +32,24 @@ from ._literal import (
 )
 from ._parser import Parsed
 from .errors import JSRegexError, JSRegexTimeout
-from .replace import expand_js_replacement, expand_trim_replacement, prepass_dollar_zero
+from .replace import (
+    AFTER,
+    BEFORE,
+    GROUP,
+    LITERAL,
+    MATCH,
+    TRIMMED_MATCH,
+    Program,
+    expand_js_replacement,
+    expand_trim_replacement,
+    js_program,
+    prepass_dollar_zero,
+    trim_program,
+)
 from .syntax import normalize_flags, parse_checked
 
-__all__ = ["JSMatch", "JSPattern", "JSRegexError", "JSRegexTimeout", "compile_js", "transform_prefiltered",
-           "transform_string"]
+__all__ = ["JSMatch", "JSPattern", "JSRegexError", "JSRegexTimeout", "compile_js", "replace_literal",
+           "transform_prefiltered", "transform_string"]
 
 
 def _units_view(text: str) -> str:
@@ -62,6 +75,11 @@ def _joined(text: str) -> str:
     if text.isascii() or _SURROGATE.search(text) is None:
         return text
     return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
+
+
+#: up to this many texts :meth:`JSPattern.candidates` looks for a single run text by text (measured faster than
+#: the ``map``/``compress`` pass up to 32 texts at least, pure build); past it, the C-level pass
+_FEW_TEXTS = 32
 
 
 class JSMatch:
@@ -128,7 +146,15 @@ class JSPattern:
         self._emitted = emitted
         self._needs_reset = any(enc for enc, _behind in emitted.enclosing.values())
         self._canon = _canon_table(self.unicode) if emitted.canonical else None
-        self._present = frozenset(compiled.groupindex)  # `groupindex` builds a new dict per access
+        index = compiled.groupindex  # ``groupindex`` builds a new dict per access
+        self._present = frozenset(index)
+        #: each capture's group number in ``compiled`` (and in its twins and multiline spelling, made from the
+        #: same text), -1 for one V8 drops, when no capture is ever reset: :meth:`_group_values` then reads
+        #: them from ``m.regs`` with no name to format and look up per capture (None: the general loop)
+        self._plain_groups: tuple[int, ...] | None = (
+            None if self._needs_reset or emitted.reset_in_place
+            else tuple(index.get(f"g{n}", -1) for n in range(1, group_count + 1))
+        )
         #: a run every match contains (``_literal.py``): a text without it cannot match
         self.required = literals[0]
         anchor = literals[1]
@@ -139,6 +165,8 @@ class JSPattern:
         self._nonempty = nonempty
         #: the whole pattern is this text (no ``i``): ``str.replace``/``str.count`` are its matches
         self._literal = literal_text
+        #: ``_literal`` for callers outside this module (:func:`replace_literal`)
+        self.literal = literal_text
         self._folded = bool(literals[0] and literals[0].folded)
         #: every match consumes a character beyond ASCII: an ASCII text cannot match
         self._non_ascii = non_ascii
@@ -160,6 +188,9 @@ class JSPattern:
         self._twins = twins
         #: the case-canonical copy of an ASCII view is its upper-casing (``str.upper`` in C, not ``translate``)
         self._canon_upper = self._canon is not None and _ascii_canon_is_upper(self.unicode)
+        #: templates read for this pattern's groups (:func:`_program_of`): JavaScript's, and pi-forge's trimStrings one
+        self._js_programs: dict[str, Program] = {}
+        self._trim_programs: dict[str, Program] = {}
 
     def may_match(self, text: str, lowered: Callable[[str], str] = str.lower) -> bool:
         """False when ``text`` cannot hold a match (it holds none of the runs every match contains,
@@ -188,6 +219,11 @@ class JSPattern:
         needles = self._needles
         if not needles and not self._non_ascii and self._final is None:
             return None
+        if len(needles) == 1 and not self._non_ascii and self._final is None and len(texts) <= _FEW_TEXTS:
+            # one run to look for in a few texts (a usual compile): a comprehension does without the
+            # list of hits and the ``compress`` (0.52 -> 0.23 µs for two texts)
+            needle = needles[0]
+            return [k for k, text in enumerate(lowered() if self._folded else texts) if needle in text]
         hits: list[bool] | None = None
         if needles:
             haystacks = lowered() if self._folded else texts
@@ -245,6 +281,16 @@ class JSPattern:
     # --- captures ----------------------------------------------------------------------------
     def _group_values(self, m: Any, subject: str) -> list[str | None]:
         values: list[str | None] = []
+        plain = self._plain_groups
+        if plain is not None:
+            regs = m.regs
+            for k in plain:
+                if k < 0:
+                    values.append(None)
+                else:
+                    start, end = regs[k]
+                    values.append(None if start < 0 else subject[start:end])
+            return values
         present = self._present
         for n in range(1, self.group_count + 1):
             name = f"g{n}"
@@ -352,8 +398,10 @@ class JSPattern:
         if self._multiline is not None and "\r" not in view and "\u2028" not in view and "\u2029" not in view:
             compiled = self._multiline  # no line terminator but ``\n`` (``_OTHER_TERMINATORS``)
             twin = self._twins[1]
-        if timeout is not None and self._proven(len(view) + 1, timeout):
-            timeout = None  # proven to finish within the time it was given
+        if timeout is not None and (self._work is not None or self._bound is not None) and self._proven(
+            len(view) + 1, timeout
+        ):
+            timeout = None  # proven to finish within the time it was given (an unproven pattern: no call)
         if timeout is None and twin is not None:
             compiled = twin  # the same matches, from ``re`` (:func:`_re_twins`)
         deadline = None if timeout is None else time.monotonic() + timeout
@@ -727,7 +775,7 @@ def transform_prefiltered(
             return text, 0
         result = _joined(head + (body.replace(literal, replace) if pattern.global_ else body.replace(literal, replace, 1)))
     else:
-        view = pattern.view(body)
+        view = body if body.isascii() else pattern.view(body)  # ``view`` is the identity on ASCII
         found = pattern._scan(view, timeout, lowered if view is text else None)
         count = len(found)
         if not count:
@@ -742,16 +790,104 @@ def transform_prefiltered(
             parts.append(view[last:])
             result = _joined(head + replace.join(parts))
         else:
-            result = _joined(head + _splice(view, [JSMatch(pattern, m, view) for m in found],
-                                            _expander(pattern, view, replace, trim_strings)))
+            program = _program_of(pattern, replace, bool(trim_strings))
+            trims = [pattern.view(t) for t in trim_strings] if trim_strings else []
+            result = _joined(head + _run_program(pattern, view, found, program, trims))
+    if result.isascii():  # as in ``replace_literal``: an ASCII result can equal only ``text`` itself
+        return (text, count) if result == text else (result, count)
     if result == text or result == _joined(text):
         return text, count
     return result, count
 
 
+def replace_literal(pattern: JSPattern, text: str, replace: str) -> tuple[str, int]:
+    """:func:`transform_prefiltered` for a pattern that is one literal text (``pattern.literal``), a
+    template without ``$`` and no ``max_chars``: the same result from ``str.count``/``str.replace`` with
+    none of the general path's work, for the regex pass, which calls it per segment (the usual rule
+    on a small input: the call overhead was most of its time)."""
+    literal = pattern._literal
+    assert literal is not None
+    if pattern.global_:
+        count = text.count(literal)
+        if not count:
+            return text, 0
+        result = text.replace(literal, replace)
+    else:
+        if literal not in text:
+            return text, 0
+        count = 1
+        result = text.replace(literal, replace, 1)
+    if result.isascii():  # ``_joined`` is the identity on ASCII, and an ASCII result can equal only ``text``
+        return (text, count) if result == text else (result, count)
+    result = _joined(result)
+    if result == text or result == _joined(text):
+        return text, count
+    return result, count
+
+
+#: programs one pattern keeps per expander before it forgets them (a rule has one template)
+_PROGRAMS_KEPT = 64
+
+
+def _program_of(pattern: JSPattern, replace: str, trimmed: bool) -> Program:
+    """``replace`` read once for ``pattern``'s groups: pi-forge's trimStrings expander when ``trimmed``
+    (on the raw template), else JavaScript's after the ``$0`` pre-pass (what :func:`_expander` runs)."""
+    programs = pattern._trim_programs if trimmed else pattern._js_programs
+    program = programs.get(replace)
+    if program is None:
+        if len(programs) >= _PROGRAMS_KEPT:
+            programs.clear()
+        if trimmed:
+            program = trim_program(replace, pattern.group_count, pattern.group_names)
+        else:
+            program = js_program(prepass_dollar_zero(replace), pattern.group_count, pattern.group_names)
+        programs[replace] = program
+    return program
+
+
+def _run_program(pattern: JSPattern, view: str, found: list[Any], program: Program, trims: list[str]) -> str:
+    """``view`` with each match of ``found`` replaced by ``program``'s text: what :func:`_splice` with the
+    :func:`_expander` of the same template makes, without a :class:`JSMatch` or a template scan per match."""
+    steps, needs_groups = program
+    parts: list[str] = []
+    last = 0
+    for m in found:
+        s, e = m.span()
+        parts.append(view[last:s])
+        groups: list[str | None] = pattern._group_values(m, view) if needs_groups else []
+        for kind, group, text in steps:
+            if kind == LITERAL:
+                parts.append(text)
+            elif kind == MATCH:
+                parts.append(view[s:e])
+            elif kind == BEFORE:
+                parts.append(view[:s])
+            elif kind == AFTER:
+                parts.append(view[e:])
+            elif kind == GROUP:
+                parts.append(groups[group - 1] or "")
+            elif kind == TRIMMED_MATCH:
+                parts.append(_trimmed(view[s:e], trims))
+            else:  # TRIMMED_GROUP
+                value = groups[group - 1]
+                parts.append("" if value is None else _trimmed(value, trims))
+        last = e
+    parts.append(view[last:])
+    return "".join(parts)
+
+
+def _trimmed(value: str, trims: list[str]) -> str:
+    """pi-forge's trim of a match or a capture (``replace._trim``): every trim string removed, in order."""
+    for t in trims:
+        if t:
+            value = value.replace(t, "")
+    return value
+
+
 def _expander(pattern: JSPattern, view: str, replace: str, trim_strings: list[str] | None) -> Callable[[JSMatch], str]:
     """The replacement of one match: pi-forge's trimStrings expander (A5.5) or, after the ``$0``
-    pre-pass, JavaScript's ``GetSubstitution`` (A5.4)."""
+    pre-pass, JavaScript's ``GetSubstitution`` (A5.4). The rule transform runs the same template as a
+    program (:func:`_run_program`); ``tests/js/regex/test_replace_program.py`` holds the two equal."""
     if trim_strings:
         trims = [pattern.view(t) for t in trim_strings]
         named = bool(pattern.group_names)

@@ -218,3 +218,43 @@ def test_candidates_equal_may_match_on_each_text() -> None:
         found = pattern.candidates(texts, lambda: [t.lower() for t in texts], lambda: [t.isascii() for t in texts])
         expected = [k for k, t in enumerate(texts) if pattern.may_match(t)]
         assert (list(range(len(texts))) if found is None else found) == expected, (source, flags)
+
+
+@pytest.mark.parametrize("count", [0, 1, 2, 5, 31, 32, 33, 64])
+def test_candidates_of_a_few_texts_equal_the_pass_over_many(count: int) -> None:
+    """Up to ``_FEW_TEXTS`` texts a single-run pattern looks text by text; past it, the ``map`` pass:
+    both answer what ``may_match`` answers, on each side of the threshold, with and without ``i``."""
+    from forgec.js.regex import pattern as engine
+
+    assert engine._FEW_TEXTS == 32
+    rng = random.Random(count)
+    texts = [_text(rng) for _ in range(count)]
+    for source, flags in [*PATTERNS, ("ab", "gi"), ("K", "i"), ("b", "")]:
+        pattern = compile_js(source, flags)
+        found = pattern.candidates(texts, lambda: [t.lower() for t in texts], lambda: [t.isascii() for t in texts])
+        expected = [k for k, t in enumerate(texts) if pattern.may_match(t)]
+        assert (list(range(len(texts))) if found is None else found) == expected, (source, flags)
+
+
+def test_the_statistics_finding_is_the_one_the_constructor_makes() -> None:
+    """FG621 is made through ``diagnostics.quick.POSITIONED`` where it exists: the same class, and every
+    field equal and of the same type as ``Diagnostic(...)``'s."""
+    import dataclasses
+
+    from forgec.rules import compile as codes
+
+    diagnostics: list[Diagnostic] = []
+    rules = [{"id": " r ", "stage": "compiled", "pattern": "a", "flags": "g", "replace": "b"}]
+    apply_to_messages({"regex": {"rules": rules}}, [{"role": "user", "content": "aa"}], "compiled", diagnostics)
+    expected = Diagnostic(
+        "info",
+        "Regex rule r matched 2 time(s) and changed 1 text segment(s) in compiled/messages.",
+        codes.REGEX_STATISTICS,
+        pointer=("regex", "rules", 0),
+    )
+    assert diagnostics == [expected] and type(diagnostics[0]) is Diagnostic
+
+    def typed(d: Diagnostic) -> list[tuple[Any, type]]:
+        return [(getattr(d, f.name), type(getattr(d, f.name))) for f in dataclasses.fields(Diagnostic)]
+
+    assert typed(diagnostics[0]) == typed(expected)

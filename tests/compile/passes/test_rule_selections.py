@@ -161,3 +161,33 @@ def test_cached_stack_compiles_equal_a_plain_compile(case: str, tmp_path: Path) 
     assert isinstance(entry.selections, RuleSelections) and entry.selections._answers
     for report in reports:
         assert report == plain
+
+
+def test_a_replay_hands_out_the_rules_it_built_while_their_patterns_are_compiled() -> None:
+    """``_PLANS``: the second replay of an answer builds no rule again (the same objects, in a new list),
+    except a rule with ``trimStrings``, which is a copy with its own list every time."""
+    stack = {"regex": {"rules": [
+        {"id": "plain", "stage": "compiled", "pattern": "plan-a"},
+        {"id": "trim", "stage": "compiled", "pattern": "plan-b", "trimStrings": ["x"]},
+    ]}}  # fmt: skip
+    selections = RuleSelections()
+    selections.select(stack, "compiled", "messages", "outgoing", [], RegexBudget())  # recorded
+    first = selections.select(stack, "compiled", "messages", "outgoing", [], RegexBudget())
+    again = selections.select(stack, "compiled", "messages", "outgoing", [], RegexBudget())
+    assert again is not first and again[0] is first[0]
+    assert again[1] is not first[1] and again[1].trim_strings == first[1].trim_strings == ["x"]
+    assert again[1].trim_strings is not first[1].trim_strings
+
+
+def test_plans_are_emptied_with_the_regex_cache_and_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    stack = {"regex": {"rules": [{"id": "r", "stage": "compiled", "pattern": "plan-bounded"}]}}
+    monkeypatch.setattr(rx, "PLANS_KEPT", 2)
+    for _ in range(5):  # each a new content: its own answer and plan
+        selections = RuleSelections()
+        for _ in range(3):
+            selections.select(stack, "compiled", "messages", "outgoing", [], RegexBudget())
+        assert len(rx._PLANS) <= 2
+    monkeypatch.setattr(rx, "CACHED_UNITS", 0)  # the next compile empties the caches
+    rx.select_rules({"regex": {"rules": [{"id": "n", "stage": "compiled", "pattern": "plan-new"}]}},
+                    "compiled", "messages", "outgoing", [])  # fmt: skip
+    assert not rx._PLANS

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from forgec.js.regex import JSRegexError, compile_js, transform_string
+from forgec.js.regex import JSRegexError, compile_js, replace_literal, transform_prefiltered, transform_string
 from forgec.js.regex._cost import attempt_bound, attempt_work
 from forgec.js.regex.pattern import _LINE_END, _LINE_START, JSPattern
 from forgec.js.regex.syntax import parse_checked
@@ -123,6 +123,21 @@ def test_a_literal_pattern_through_str_replace_equals_the_engine(text: str, flag
     for replace in ("X", "", "\ud83d", "ab"):
         assert transform_string(literal, text, replace, max_chars=max_chars) == transform_string(
             engine, text, replace, max_chars=max_chars)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["ab", "xaby ab", "a\ud83d\ude3aab", "\ud83d\ude3aab\ud83d", "\ud83dab\ude3a", "\ud83dab", "ab\ude3a", "", "ba", "abab"],
+)
+@pytest.mark.parametrize("flags", ["", "g", "gu", "gm", "gs", "mu"])
+def test_replace_literal_equals_transform_prefiltered(text: str, flags: str) -> None:
+    """The regex pass's literal case (a literal pattern, a template without ``$``, no ``maxChars``)
+    gives what the general path gives, surrogate halves and re-joined pairs included."""
+    literal = compile_js("ab", flags)
+    assert literal.literal == "ab"
+    for replace in ("X", "", "\ud83d", "\ude3a", "ab", "b"):
+        assert replace_literal(literal, text, replace) == transform_prefiltered(literal, text, replace), (text, replace)
+        assert replace_literal(literal, text, replace) == transform_string(_plain(literal), text, replace)
 
 
 def test_ascii_word_boundaries_are_native_except_with_iu() -> None:
