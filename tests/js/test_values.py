@@ -173,5 +173,7 @@ def test_lone_surrogates_are_measured_and_quoted_in_c() -> None:
 
     lone, plain = "\ud800" * 2**20, "é" * 2**20
     assert json_quote(lone) == '"' + "\\ud800" * 2**20 + '"'
-    assert best(lambda: js_len(lone)) < 50 * best(lambda: js_len(plain)) + 0.01
-    assert best(lambda: json_quote(lone)) < 50 * best(lambda: json_quote(plain)) + 0.01
+    # a complexity guard, not a timing: the per-surrogate handler took minutes (thousands of times
+    # the plain text's cost), so a wide margin keeps the test meaningful on a loaded machine
+    assert best(lambda: js_len(lone)) < 200 * best(lambda: js_len(plain)) + 0.05
+    assert best(lambda: json_quote(lone)) < 200 * best(lambda: json_quote(plain)) + 0.05
