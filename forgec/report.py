@@ -36,6 +36,7 @@ from forgec.codecs.stack import (
 )
 from forgec.compile.assemble import CompiledPrompt, compile_prompt
 from forgec.compile.passes.regex import RegexBudget, RuleSelections, finalize_message
+from forgec.compile.plan import CompilePlan, plan_of
 from forgec.diagnostics import Diagnostic, to_pi_list
 from forgec.errors import InputError
 from forgec.fingerprint import stack_fingerprint
@@ -339,6 +340,19 @@ def _rule_selections(loaded: LoadedStack, fresh: bool) -> RuleSelections | None:
     return selections
 
 
+def _compile_plan(loaded: LoadedStack, fresh: bool) -> CompilePlan | None:
+    """The compile plan kept on ``loaded``'s stack-cache entry (made on first use), when ``fresh``
+    (as for :func:`_stack_fingerprints`); None otherwise, and for a stack too large to get one."""
+    memo = loaded.memo if fresh else None
+    if memo is None:
+        return None
+    known = memo.plan
+    if known is None:
+        known = memo.plan = (plan_of(loaded.stack),)
+    plan: CompilePlan | None = known[0]
+    return plan
+
+
 def _compile(
     inputs: ReportInputs, env: Environment | None, finalize: bool | None, payloads: bool, *, fresh: bool
 ) -> CompileResult:
@@ -350,7 +364,13 @@ def _compile(
     selections = _rule_selections(loaded, fresh)
     # a long history runs with the collector paused: compile_prompt takes care of it
     compiled = compile_prompt(
-        normalised, ctx.runtime(), store, registry=registry, regex_budget=budget, selections=selections
+        normalised,
+        ctx.runtime(),
+        store,
+        registry=registry,
+        regex_budget=budget,
+        selections=selections,
+        plan=_compile_plan(loaded, fresh),
     )
     finalized: list[dict[str, Any]] | None = None
     finalize_messages = ctx.finalize_messages
