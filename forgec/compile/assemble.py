@@ -29,6 +29,7 @@ from forgec.compile.plan import (
     SYSTEM_SLOT,
     SYSTEM_TEXT,
     CompilePlan,
+    source_record,
 )
 from forgec.compile.slots import render_slot
 from forgec.diagnostics import Diagnostic
@@ -207,10 +208,11 @@ def _system_result(
     diagnostics: list[Diagnostic],
     regex_budget: rx.RegexBudget | None,
     selections: rx.RuleSelections | None,
+    rules: bool = True,
 ) -> SystemResult:
     """The system stage's result from the items' joined text ``compiled``: combined with Pi's base
     prompt by the stack's ``mode`` (or the base alone, with a warning, when ``compiled`` is empty),
-    then the system regex rules."""
+    then the system regex rules (``rules``: False when the stack has none)."""
     base = runtime.base_system_prompt if isinstance(runtime.base_system_prompt, str) else ""
     mode = stack.get("mode") if isinstance(stack, dict) else None
     if not compiled:
@@ -229,7 +231,8 @@ def _system_result(
         prompt = compiled + "\n\n" + base
     else:
         prompt = compiled
-    prompt = rx.apply_to_system(stack, prompt, diagnostics, regex_budget, selections)
+    if rules:
+        prompt = rx.apply_to_system(stack, prompt, diagnostics, regex_budget, selections)
     return SystemResult(prompt, diagnostics)
 
 
@@ -269,17 +272,6 @@ def synthetic_message(role: Any, text: str, stack: Any, runtime: Runtime) -> tup
             "timestamp": timestamp,
         }, "custom"
     return {"role": "user", "content": content, "timestamp": timestamp}, "user"
-
-
-def _source(kind: str, item: dict[str, Any] | None, role: str, **extra: Any) -> dict[str, Any]:
-    source: dict[str, Any] = {"kind": kind}
-    if item is not None:
-        source["itemId"] = item.get("id", UNDEFINED)
-        if "name" in item:
-            source["itemName"] = item["name"]
-    source.update(extra)
-    source["role"] = role
-    return source
 
 
 #: the members every implicit-history source shares (in the reference's key order)
@@ -486,7 +478,7 @@ def _messages(
             continue
         message, source_role = synthetic_message(role, text, stack, runtime)
         out.append(message)
-        sources.append(_source("stack-item", item, source_role))
+        sources.append(source_record("stack-item", item, source_role))
 
     if not inserted:
         out.extend(original)
@@ -506,17 +498,22 @@ def _insert_history(
     diagnostics: list[Diagnostic],
     regex_budget: rx.RegexBudget,
     selections: rx.RuleSelections | None,
+    head: dict[str, Any] | None = None,
+    rules: bool = True,
 ) -> None:
     """The chat-history slot ``item`` (at ``items[index]``): the host's history ``original`` through the
-    slot's options and the history regex rules, appended to ``out`` with one source each."""
+    slot's options and the history regex rules, appended to ``out`` with one source each.  ``head``:
+    the members every history source shares when the caller has them (read only); ``rules``: False
+    when the stack has no regex rules (the pass would return its input)."""
     if _no_history_options(item):  # the pipeline would return a copy of ``original`` as it is
         kept, roles = original, None  # read only: ``out`` and the sources copy from it
     else:
         kept, roles = hist.chat_history(original, item, diagnostics, pointer=("items", index))
-    history = rx.apply_to_messages(stack, kept, "history", diagnostics, regex_budget, selections)
-    # the members every history source shares, in _source's key order
-    head = _source("chat-history", item, "", slot=item.get("slot"))
-    del head["role"]
+    history = rx.apply_to_messages(stack, kept, "history", diagnostics, regex_budget, selections) if rules else kept
+    if head is None:
+        # the members every history source shares, in source_record's key order
+        head = source_record("chat-history", item, "", slot=item.get("slot"))
+        del head["role"]
     out.extend(history)
     _add_history_sources(sources, head, history, roles if history is kept else None)
 
@@ -538,7 +535,7 @@ def _planned_system(
     if compiled is None:
         items = stack["items"]
         parts: list[str] = []
-        for action, index, text, _ in plan.system:
+        for action, index, text, _, _ in plan.system:
             if action != SYSTEM_TEXT:
                 item = items[index]
                 if action == SYSTEM_HISTORY:
@@ -553,7 +550,7 @@ def _planned_system(
                     continue
             parts.append(text)
         compiled = "\n\n".join(parts)
-    return _system_result(stack, runtime, compiled, diagnostics, regex_budget, selections)
+    return _system_result(stack, runtime, compiled, diagnostics, regex_budget, selections, plan.rules)
 
 
 def _expand(
@@ -599,12 +596,14 @@ def _planned_messages(
     sources: list[dict[str, Any]] = new_list()
     if plan.messages:
         items = stack["items"]
-        for action, index, text, role in plan.messages:
+        for action, index, text, role, record in plan.messages:
             item = items[index]
             if action == MESSAGE_TEXT:
                 pass
             elif action == MESSAGE_HISTORY:
-                _insert_history(stack, index, item, original, out, sources, diagnostics, regex_budget, selections)
+                _insert_history(
+                    stack, index, item, original, out, sources, diagnostics, regex_budget, selections, record, plan.rules
+                )
                 continue
             elif action == MESSAGE_DUPLICATE_HISTORY:
                 diagnostics.append(_duplicate_history(index, item))
@@ -618,11 +617,12 @@ def _planned_messages(
                     continue
             message, source_role = synthetic_message(role, text, stack, runtime)
             out.append(message)
-            sources.append(_source("stack-item", item, source_role))
+            sources.append(source_record("stack-item", item, source_role) if record is None else record.copy())
     if not plan.has_history:
         out.extend(original)
         _add_history_sources(sources, _IMPLICIT_HEAD, original)
-    out = rx.apply_to_messages(stack, out, "compiled", diagnostics, regex_budget, selections)
+    if plan.rules:
+        out = rx.apply_to_messages(stack, out, "compiled", diagnostics, regex_budget, selections)
     return MessagesResult(out, sources, diagnostics)
 
 

@@ -7,8 +7,9 @@ the context, so for a stack file read through the stack cache (``forgec.codecs.s
 on the cache entry with the fingerprint and the rule selections, and each later compile of the same
 content runs down two short tuples instead (:func:`forgec.compile.assemble.compile_prompt`).
 
-A plan holds only immutable values -- action codes, item indexes, the texts of plain blocks and the
-role a message is built for -- never a container of the stack: every step that needs the item itself
+A plan holds immutable values -- action codes, item indexes, the texts of plain blocks and the
+role a message is built for -- and the items' source records when every value in them is immutable
+(each compile copies them), never a container of the stack: every step that needs the item itself
 (a slot's renderer, a block's id, the chat-history options) reads it from the compile's own stack by
 its index, so nothing a caller can mutate is shared between compiles.  The plan is used only for a
 stack that came straight from the cache entry it was made from and without plugins (a plugin's slot
@@ -20,9 +21,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from forgec.js.values import js_trim, js_truthy
+from forgec.js.values import UNDEFINED, js_trim, js_truthy
 
-__all__ = ["MAX_PLANNED_ITEMS", "CompilePlan", "plan_of"]
+__all__ = ["MAX_PLANNED_ITEMS", "CompilePlan", "plan_of", "source_record"]
 
 CHAT_HISTORY = "chat-history"
 
@@ -51,29 +52,61 @@ MESSAGE_DUPLICATE_HISTORY = 4
 #: stacks (a host's usual stack has a handful of items) get one
 MAX_PLANNED_ITEMS = 64
 
-Step = tuple[int, int, str, str]
+#: ``(action, index, text, role, record)``: ``record`` is the item's source record (a stack item's,
+#: with its ``role``; the chat-history slot's members every history source shares) when its values
+#: cannot be changed (strings, numbers, null), which the compile copies; else None (made per compile)
+Step = tuple[int, int, str, str, "dict[str, Any] | None"]
+
+#: the types of the values a source record made once may hold (shared by every copy of it)
+_IMMUTABLE = (str, int, float, bool, type(None), type(UNDEFINED))
+
+
+def source_record(kind: str, item: dict[str, Any] | None, role: str, **extra: Any) -> dict[str, Any]:
+    """§1.4's source of a compiled message: ``kind``, the item's ``itemId`` and ``itemName`` (when it
+    has one), ``extra``, then ``role`` (the reference's key order)."""
+    source: dict[str, Any] = {"kind": kind}
+    if item is not None:
+        source["itemId"] = item.get("id", UNDEFINED)
+        if "name" in item:
+            source["itemName"] = item["name"]
+    source.update(extra)
+    source["role"] = role
+    return source
+
+
+def _shareable(record: dict[str, Any]) -> dict[str, Any] | None:
+    """``record`` when a shallow copy of it shares nothing that can be changed, else None."""
+    return record if all(type(value) in _IMMUTABLE for value in record.values()) else None
 
 
 class CompilePlan:
     """The steps of both stages for one stack content (see the module docstring).
 
-    ``system``: ``(action, index, text, "")`` per enabled item with the system role that can add
+    ``system``: ``(action, index, text, "", None)`` per enabled item with the system role that can add
     anything, in stack order; ``system_text``: the joined system text when every step is a plain text
-    (``None`` otherwise: the stage runs its steps).  ``messages``: ``(action, index, text, role)`` per
+    (``None`` otherwise: the stage runs its steps).  ``messages``: ``(action, index, text, role, record)`` per
     enabled item the messages stage reads, in stack order (``role``: ``"user"``, ``"assistant"`` or
     ``"custom"``, the message :func:`~forgec.compile.assemble.synthetic_message` builds for it);
-    ``has_history``: some step places the chat history (else the history goes last, implicitly).
+    ``has_history``: some step places the chat history (else the history goes last, implicitly);
+    ``rules``: the stack has a list of regex rules (else the compile skips the regex passes, which
+    would return their input at once).
     """
 
-    __slots__ = ("has_history", "messages", "system", "system_text")
+    __slots__ = ("has_history", "messages", "rules", "system", "system_text")
 
     def __init__(
-        self, system: tuple[Step, ...], system_text: str | None, messages: tuple[Step, ...], has_history: bool
+        self,
+        system: tuple[Step, ...],
+        system_text: str | None,
+        messages: tuple[Step, ...],
+        has_history: bool,
+        rules: bool,
     ) -> None:
         self.system = system
         self.system_text = system_text
         self.messages = messages
         self.has_history = has_history
+        self.rules = rules
 
 
 def plan_of(stack: Any) -> CompilePlan | None:
@@ -101,30 +134,35 @@ def plan_of(stack: Any) -> CompilePlan | None:
         macros = not is_slot and "{{" in text
         if role == "system":
             if is_history:
-                system.append((SYSTEM_HISTORY, index, "", ""))
+                system.append((SYSTEM_HISTORY, index, "", "", None))
             elif is_slot:
-                system.append((SYSTEM_SLOT, index, "", ""))
+                system.append((SYSTEM_SLOT, index, "", "", None))
             elif macros:
-                system.append((SYSTEM_MACROS, index, text, ""))
+                system.append((SYSTEM_MACROS, index, text, "", None))
             elif js_trim(text):
-                system.append((SYSTEM_TEXT, index, js_trim(text), ""))
+                system.append((SYSTEM_TEXT, index, js_trim(text), "", None))
         if is_history:
             if inserted and not duplicates_allowed:
-                messages.append((MESSAGE_DUPLICATE_HISTORY, index, "", ""))
+                messages.append((MESSAGE_DUPLICATE_HISTORY, index, "", "", None))
             else:
-                messages.append((MESSAGE_HISTORY, index, "", ""))
+                head = source_record("chat-history", item, "", slot=item.get("slot"))
+                del head["role"]
+                messages.append((MESSAGE_HISTORY, index, "", "", _shareable(head)))
                 inserted = True
             continue
         if not js_truthy(role) or role == "system":
             continue
         name = "assistant" if role == "assistant" else "custom" if role == "custom" else "user"
+        record = _shareable(source_record("stack-item", item, name))
         if is_slot:
-            messages.append((MESSAGE_SLOT, index, "", name))
+            messages.append((MESSAGE_SLOT, index, "", name, record))
         elif macros:
-            messages.append((MESSAGE_MACROS, index, text, name))
+            messages.append((MESSAGE_MACROS, index, text, name, record))
         elif js_trim(text):
-            messages.append((MESSAGE_TEXT, index, text, name))
+            messages.append((MESSAGE_TEXT, index, text, name, record))
     system_text = None
     if all(step[0] == SYSTEM_TEXT for step in system):
         system_text = "\n\n".join(step[2] for step in system)
-    return CompilePlan(tuple(system), system_text, tuple(messages), inserted)
+    regex = stack.get("regex") if isinstance(stack, dict) else None
+    rules = isinstance(regex, dict) and isinstance(regex.get("rules"), list) and bool(regex["rules"])
+    return CompilePlan(tuple(system), system_text, tuple(messages), inserted, rules)

@@ -23,6 +23,7 @@ from forgec.codecs.stack import STACK_CACHE
 from forgec.compile import assemble
 from forgec.compile.assemble import CompiledPrompt, compile_prompt
 from forgec.compile.plan import MAX_PLANNED_ITEMS, CompilePlan, plan_of
+from forgec.js.values import _Undefined
 from forgec.model.runtime import Runtime
 from forgec.model.variables import VariableStore
 from forgec.plugins import Registry
@@ -123,6 +124,12 @@ def _stack(rng: random.Random) -> Any:
         stack["defaults"] = {"syntheticMessagesVisible": rng.choice([True, False, None]), "unresolvedMacroPolicy": "warn"}
     if rng.random() < 0.2:
         stack["variables"] = {"x": "static"}
+    if rng.random() < 0.3:
+        stack["regex"] = rng.choice([None, [], {"rules": []}, {"rules": "x"}, {"rules": [
+            {"id": "h", "stage": "history", "pattern": "a", "flags": "g", "replace": "A"},
+            {"id": "c", "stage": "compiled", "pattern": "e", "flags": "g", "replace": "E"},
+            {"id": "s", "stage": "compiled", "target": "system", "pattern": "t", "flags": "g", "replace": "T"},
+        ]}])  # fmt: skip
     return stack
 
 
@@ -212,10 +219,14 @@ def test_a_large_compile_walks_item_by_item(monkeypatch: pytest.MonkeyPatch) -> 
 
 
 def _containers(value: Any) -> list[Any]:
+    """The values in ``value`` that a caller could change (a source record counts by its values:
+    the compile hands out copies of it, never the record)."""
     found = []
     if isinstance(value, tuple):
         for member in value:
             found += _containers(member)
+    elif type(value) is dict:
+        found += [member for member in value.values() if not isinstance(member, (str, int, float, type(None), _Undefined))]
     elif not isinstance(value, (str, int, type(None))):
         found.append(value)
     return found
@@ -237,7 +248,8 @@ def test_the_report_keeps_one_plan_per_entry(case: str, tmp_path: Path, monkeypa
     assert entry is not None and isinstance(entry.plan, tuple)
     plan = entry.plan[0]
     assert isinstance(plan, CompilePlan)
-    assert _containers((plan.system, plan.system_text, plan.messages, plan.has_history)) == []
+    assert _containers((plan.system, plan.system_text, plan.messages, plan.has_history, plan.rules)) == []
+    assert any(step[4] is not None for step in plan.messages)
     report = first.to_report()
     assert report == plain
     for message in report["messages"]["messages"]:  # a caller changing its result
@@ -249,3 +261,25 @@ def test_the_report_keeps_one_plan_per_entry(case: str, tmp_path: Path, monkeypa
         assert compile_report(path, context).to_report() == plain
     assert entry.plan[0] is plan
     assert len(calls) == 3
+
+
+def test_records_with_changeable_values_are_made_per_compile() -> None:
+    """A raw stack's item id may be a list: such a record is not kept (two compiles' sources would
+    share the list), while string ids are."""
+    stack = {"id": "s", "items": [
+        {"id": ["x"], "kind": "block", "role": "user", "content": "a"},
+        {"id": "b", "name": "B", "kind": "block", "role": "assistant", "content": "b"},
+        {"id": {"k": 1}, "kind": "slot", "slot": "chat-history"},
+    ]}  # fmt: skip
+    plan = plan_of(stack)
+    assert plan is not None
+    assert [step[4] for step in plan.messages] == [
+        None,
+        {"kind": "stack-item", "itemId": "b", "itemName": "B", "role": "assistant"},
+        None,
+    ]
+    first = compile_prompt(copy.deepcopy(stack), Runtime(), VariableStore.fresh({}), plan=plan)
+    second = compile_prompt(copy.deepcopy(stack), Runtime(), VariableStore.fresh({}), plan=plan)
+    assert first.messages.sources == second.messages.sources
+    assert first.messages.sources[0]["itemId"] is not second.messages.sources[0]["itemId"]
+    assert first.messages.sources[1] is not second.messages.sources[1]
