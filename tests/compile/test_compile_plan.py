@@ -158,11 +158,12 @@ def test_random_stacks_compile_the_same_by_plan() -> None:
         assert planned == walked, stack
 
 
-def _planned_compiles(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """A list that grows by one per compile that runs by a plan (the assemble module is pure in tests
-    that patch it; the compiled build binds its functions at import, so these tests skip there)."""
+def _planned_compiles(monkeypatch: pytest.MonkeyPatch) -> list[int] | None:
+    """A list that grows by one per compile that runs by a plan; None in the compiled build, whose
+    ``assemble`` binds its functions at import (a patch would not reach them: only the outputs are
+    checked there)."""
     if not assemble.__file__ or not assemble.__file__.endswith(".py"):
-        pytest.skip("the compiled build binds assemble's functions at import")
+        return None
     calls: list[int] = []
     original = assemble._planned_system
 
@@ -192,7 +193,7 @@ def test_a_registry_walks_item_by_item(monkeypatch: pytest.MonkeyPatch) -> None:
     plan = plan_of(copy.deepcopy(stack))
     compiled = compile_prompt(stack, Runtime(), VariableStore.fresh({}), registry=registry, plan=plan)
     assert compiled.system.prompt == "slot text\n\nchanged"
-    assert not calls
+    assert calls is None or not calls
 
 
 def test_large_stacks_get_no_plan(tmp_path: Path) -> None:
@@ -215,7 +216,7 @@ def test_a_large_compile_walks_item_by_item(monkeypatch: pytest.MonkeyPatch) -> 
     messages = [{"role": "user", "content": "m", "timestamp": 1}] * 2500
     compiled = compile_prompt(stack, Runtime(messages=messages), VariableStore.fresh({}), plan=plan_of(stack))
     assert compiled.system.prompt == "text" and len(compiled.messages.messages) == 2500
-    assert not calls
+    assert calls is None or not calls
 
 
 def _containers(value: Any) -> list[Any]:
@@ -260,7 +261,7 @@ def test_the_report_keeps_one_plan_per_entry(case: str, tmp_path: Path, monkeypa
     for _ in range(2):
         assert compile_report(path, context).to_report() == plain
     assert entry.plan[0] is plan
-    assert len(calls) == 3
+    assert calls is None or len(calls) == 3
 
 
 def test_records_with_changeable_values_are_made_per_compile() -> None:
