@@ -647,12 +647,13 @@ def compile_prompt(
     content (the report workflow keeps them on the stack-cache entry); only for a stack unchanged
     since they were recorded.  ``plan``: the :class:`~forgec.compile.plan.CompilePlan` of this stack's
     content, on the same terms (the report workflow keeps it on the stack-cache entry too); used only
-    without a ``registry`` (a plugin's slot may change the stack while it compiles).
+    without plugins (a ``registry`` with custom slots or macros: a plugin may change the stack while it
+    compiles).
     """
     if regex_budget is None:
         regex_budget = rx.RegexBudget()
-    if registry is not None:
-        plan = None
+    if registry is not None and (registry.slots or registry.macros):
+        plan = None  # a plugin may change the stack mid-compile; a registry without any is no plugin
     size = _size(stack, runtime)
     if size < LARGE_COMPILE:  # the usual compile: no pause, so no context manager (two calls) to enter
         if plan is not None:

@@ -196,6 +196,21 @@ def test_a_registry_walks_item_by_item(monkeypatch: pytest.MonkeyPatch) -> None:
     assert calls is None or not calls
 
 
+def test_a_registry_without_plugins_uses_the_plan(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The command line hands every compile its environment's registry, empty without plugins: that
+    compile runs by the plan, with the output of the walk."""
+    calls = _planned_compiles(monkeypatch)
+    stack = json.loads((CASES / "example-default" / "stack.json").read_text(encoding="utf-8"))
+    context = load_context(CASES / "example-default" / "context.json")
+    plan = plan_of(stack)
+    planned = compile_prompt(
+        copy.deepcopy(stack), context.runtime(), VariableStore.fresh(dict(context.session_variables)), registry=Registry(), plan=plan
+    )
+    walked = compile_prompt(copy.deepcopy(stack), context.runtime(), VariableStore.fresh(dict(context.session_variables)))
+    assert _snapshot(planned) == _snapshot(walked)
+    assert calls is None or len(calls) == 1
+
+
 def test_large_stacks_get_no_plan(tmp_path: Path) -> None:
     stack = {"id": "s", "items": [{"id": f"i{n}", "kind": "block", "role": "system", "content": f"t{n}"} for n in range(MAX_PLANNED_ITEMS + 1)]}
     assert plan_of(stack) is None
