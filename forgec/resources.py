@@ -57,6 +57,7 @@ COMPILED_MODULES: tuple[str, ...] = (
     "compile/passes/history.py",
     "compile/passes/policy.py",
     "compile/passes/regex.py",
+    "compile/plan.py",
     "compile/slots/__init__.py",
     "compile/slots/base.py",
     "compile/slots/clock.py",

@@ -428,9 +428,11 @@ class _CachedStack:
     value it holds the stack's own containers (:attr:`shared`: a fresh load's normalised stack keeps
     ``defaults``/``context``/``regex`` and slot ``options`` as parsed), the immutable diagnostics and
     text, and what compiles derived from the stack alone: its fingerprint (:attr:`fingerprint`) and
-    its regex rule selections (:attr:`selections`)."""
+    its regex rule selections (:attr:`selections`) and its compile plan (:attr:`plan`)."""
 
-    __slots__ = ("diagnostics", "doc_diagnostics", "fingerprint", "parsed", "raw_blob", "selections", "shared", "stack_blob", "text")
+    __slots__ = (
+        "diagnostics", "doc_diagnostics", "fingerprint", "parsed", "plan", "raw_blob", "selections", "shared", "stack_blob", "text"
+    )
 
     def __init__(self, loaded: LoadedStack) -> None:
         assert loaded.document is not None
@@ -449,6 +451,9 @@ class _CachedStack:
         #: the regex rule selections of this content (a ``forgec.compile.passes.regex.RuleSelections``,
         #: made by the first compile that reads them; typed loosely so that loading a stack imports no compiler)
         self.selections: Any = None
+        #: ``(plan,)`` once made: the ``forgec.compile.plan.CompilePlan`` of this content, or ``(None,)``
+        #: for a stack too large to get one (typed loosely for the same reason)
+        self.plan: tuple[Any] | None = None
 
     @property
     def size(self) -> int:

@@ -20,6 +20,17 @@ from forgec.compile.macros import expand_block
 from forgec.compile.passes import history as hist
 from forgec.compile.passes import regex as rx
 from forgec.compile.passes.policy import selected_tools
+from forgec.compile.plan import (
+    MESSAGE_DUPLICATE_HISTORY,
+    MESSAGE_HISTORY,
+    MESSAGE_SLOT,
+    MESSAGE_TEXT,
+    SYSTEM_HISTORY,
+    SYSTEM_SLOT,
+    SYSTEM_TEXT,
+    CompilePlan,
+    source_record,
+)
 from forgec.compile.slots import render_slot
 from forgec.diagnostics import Diagnostic
 from forgec.js.values import UNDEFINED, js_trim, js_truthy
@@ -162,20 +173,46 @@ def _system_prompt(
         if item.get("role") != "system":
             continue
         if item.get("slot") == CHAT_HISTORY and item.get("kind") == "slot":
-            diagnostics.append(
-                Diagnostic(
-                    "warning",
-                    "chat-history slot cannot be placed in the system prompt.",
-                    codes.CHAT_HISTORY_IN_SYSTEM,
-                    item_id=item.get("id"),
-                    pointer=("items", index, "role"),
-                )
-            )
+            diagnostics.append(_history_in_system(index, item))
             continue
         text = js_trim(_item_text(index, item, stack, runtime, store, diagnostics, tools, registry))
         if text:
             parts.append(text)
-    compiled = "\n\n".join(parts)
+    return _system_result(stack, runtime, "\n\n".join(parts), diagnostics, regex_budget, selections)
+
+
+def _history_in_system(index: int, item: dict[str, Any]) -> Diagnostic:
+    return Diagnostic(
+        "warning",
+        "chat-history slot cannot be placed in the system prompt.",
+        codes.CHAT_HISTORY_IN_SYSTEM,
+        item_id=item.get("id"),
+        pointer=("items", index, "role"),
+    )
+
+
+def _duplicate_history(index: int, item: dict[str, Any]) -> Diagnostic:
+    return Diagnostic(
+        "warning",
+        "Skipped duplicate chat-history slot.",
+        codes.DUPLICATE_CHAT_HISTORY,
+        item_id=item.get("id"),
+        pointer=("items", index),
+    )
+
+
+def _system_result(
+    stack: Any,
+    runtime: Runtime,
+    compiled: str,
+    diagnostics: list[Diagnostic],
+    regex_budget: rx.RegexBudget | None,
+    selections: rx.RuleSelections | None,
+    rules: bool = True,
+) -> SystemResult:
+    """The system stage's result from the items' joined text ``compiled``: combined with Pi's base
+    prompt by the stack's ``mode`` (or the base alone, with a warning, when ``compiled`` is empty),
+    then the system regex rules (``rules``: False when the stack has none)."""
     base = runtime.base_system_prompt if isinstance(runtime.base_system_prompt, str) else ""
     mode = stack.get("mode") if isinstance(stack, dict) else None
     if not compiled:
@@ -194,7 +231,8 @@ def _system_prompt(
         prompt = compiled + "\n\n" + base
     else:
         prompt = compiled
-    prompt = rx.apply_to_system(stack, prompt, diagnostics, regex_budget, selections)
+    if rules:
+        prompt = rx.apply_to_system(stack, prompt, diagnostics, regex_budget, selections)
     return SystemResult(prompt, diagnostics)
 
 
@@ -234,17 +272,6 @@ def synthetic_message(role: Any, text: str, stack: Any, runtime: Runtime) -> tup
             "timestamp": timestamp,
         }, "custom"
     return {"role": "user", "content": content, "timestamp": timestamp}, "user"
-
-
-def _source(kind: str, item: dict[str, Any] | None, role: str, **extra: Any) -> dict[str, Any]:
-    source: dict[str, Any] = {"kind": kind}
-    if item is not None:
-        source["itemId"] = item.get("id", UNDEFINED)
-        if "name" in item:
-            source["itemName"] = item["name"]
-    source.update(extra)
-    source["role"] = role
-    return source
 
 
 #: the members every implicit-history source shares (in the reference's key order)
@@ -438,26 +465,9 @@ def _messages(
     for index, item in items:
         if item.get("slot") == CHAT_HISTORY and item.get("kind") == "slot":
             if inserted and not _duplicates_allowed(stack):
-                diagnostics.append(
-                    Diagnostic(
-                        "warning",
-                        "Skipped duplicate chat-history slot.",
-                        codes.DUPLICATE_CHAT_HISTORY,
-                        item_id=item.get("id"),
-                        pointer=("items", index),
-                    )
-                )
+                diagnostics.append(_duplicate_history(index, item))
                 continue
-            if _no_history_options(item):  # the pipeline would return a copy of ``original`` as it is
-                kept, roles = original, None  # read only: ``out`` and the sources copy from it
-            else:
-                kept, roles = hist.chat_history(original, item, diagnostics, pointer=("items", index))
-            history = rx.apply_to_messages(stack, kept, "history", diagnostics, regex_budget, selections)
-            # the members every history source shares, in _source's key order
-            head = _source("chat-history", item, "", slot=item.get("slot"))
-            del head["role"]
-            out.extend(history)
-            _add_history_sources(sources, head, history, roles if history is kept else None)
+            _insert_history(stack, index, item, original, out, sources, diagnostics, regex_budget, selections)
             inserted = True
             continue
         role = item.get("role")
@@ -468,13 +478,151 @@ def _messages(
             continue
         message, source_role = synthetic_message(role, text, stack, runtime)
         out.append(message)
-        sources.append(_source("stack-item", item, source_role))
+        sources.append(source_record("stack-item", item, source_role))
 
     if not inserted:
         out.extend(original)
         _add_history_sources(sources, _IMPLICIT_HEAD, original)
 
     out = rx.apply_to_messages(stack, out, "compiled", diagnostics, regex_budget, selections)
+    return MessagesResult(out, sources, diagnostics)
+
+
+def _insert_history(
+    stack: Any,
+    index: int,
+    item: dict[str, Any],
+    original: list[Any],
+    out: list[Any],
+    sources: list[dict[str, Any]],
+    diagnostics: list[Diagnostic],
+    regex_budget: rx.RegexBudget,
+    selections: rx.RuleSelections | None,
+    head: dict[str, Any] | None = None,
+    rules: bool = True,
+) -> None:
+    """The chat-history slot ``item`` (at ``items[index]``): the host's history ``original`` through the
+    slot's options and the history regex rules, appended to ``out`` with one source each.  ``head``:
+    the members every history source shares when the caller has them (read only); ``rules``: False
+    when the stack has no regex rules (the pass would return its input)."""
+    if _no_history_options(item):  # the pipeline would return a copy of ``original`` as it is
+        kept, roles = original, None  # read only: ``out`` and the sources copy from it
+    else:
+        kept, roles = hist.chat_history(original, item, diagnostics, pointer=("items", index))
+    history = rx.apply_to_messages(stack, kept, "history", diagnostics, regex_budget, selections) if rules else kept
+    if head is None:
+        # the members every history source shares, in source_record's key order
+        head = source_record("chat-history", item, "", slot=item.get("slot"))
+        del head["role"]
+    out.extend(history)
+    _add_history_sources(sources, head, history, roles if history is kept else None)
+
+
+def _planned_system(
+    plan: CompilePlan,
+    stack: Any,
+    runtime: Runtime,
+    store: VariableStore | None,
+    regex_budget: rx.RegexBudget,
+    tools: _Tools,
+    selections: rx.RuleSelections | None,
+) -> SystemResult:
+    """:func:`_system_prompt` by the steps of the stack's :class:`~forgec.compile.plan.CompilePlan`
+    (same texts, diagnostics and order): plain blocks' trimmed texts come from the plan (all of the
+    joined text when every step is one), the items are read only for slots, macros and warnings."""
+    diagnostics: list[Diagnostic] = []
+    compiled = plan.system_text
+    if compiled is None:
+        items = stack["items"]
+        parts: list[str] = []
+        for action, index, text, _, _ in plan.system:
+            if action != SYSTEM_TEXT:
+                item = items[index]
+                if action == SYSTEM_HISTORY:
+                    diagnostics.append(_history_in_system(index, item))
+                    continue
+                if action == SYSTEM_SLOT:
+                    text = render_slot(item, stack=stack, runtime=runtime, store=store, diagnostics=diagnostics)
+                else:
+                    text = _expand(index, item, text, stack, runtime, store, diagnostics, tools)
+                text = js_trim(text)
+                if not text:
+                    continue
+            parts.append(text)
+        compiled = "\n\n".join(parts)
+    return _system_result(stack, runtime, compiled, diagnostics, regex_budget, selections, plan.rules)
+
+
+def _expand(
+    index: int,
+    item: dict[str, Any],
+    content: str,
+    stack: Any,
+    runtime: Runtime,
+    store: VariableStore | None,
+    diagnostics: list[Diagnostic],
+    tools: _Tools,
+) -> str:
+    """A block's ``content`` (holding ``{{``) with its macros expanded, as :func:`_item_text` does it
+    without plugins."""
+    return expand_block(
+        content,
+        item_id=item.get("id"),
+        stack=stack,
+        runtime=runtime,
+        store=store,
+        diagnostics=diagnostics,
+        selected_tools=tools.get(),
+        pointer=("items", index, "content"),
+    )
+
+
+def _planned_messages(
+    plan: CompilePlan,
+    stack: Any,
+    runtime: Runtime,
+    store: VariableStore | None,
+    regex_budget: rx.RegexBudget,
+    tools: _Tools,
+    selections: rx.RuleSelections | None,
+    new_list: Callable[[], list[Any]],
+) -> MessagesResult:
+    """:func:`_messages` of ``runtime.messages`` by the steps of the stack's plan (as :func:`_planned_system`)."""
+    original = runtime.messages
+    if not isinstance(original, list):
+        original = []
+    diagnostics: list[Diagnostic] = []
+    out: list[Any] = new_list()
+    sources: list[dict[str, Any]] = new_list()
+    if plan.messages:
+        items = stack["items"]
+        for action, index, text, role, record in plan.messages:
+            item = items[index]
+            if action == MESSAGE_TEXT:
+                pass
+            elif action == MESSAGE_HISTORY:
+                _insert_history(
+                    stack, index, item, original, out, sources, diagnostics, regex_budget, selections, record, plan.rules
+                )
+                continue
+            elif action == MESSAGE_DUPLICATE_HISTORY:
+                diagnostics.append(_duplicate_history(index, item))
+                continue
+            else:
+                if action == MESSAGE_SLOT:
+                    text = render_slot(item, stack=stack, runtime=runtime, store=store, diagnostics=diagnostics)
+                else:
+                    text = _expand(index, item, text, stack, runtime, store, diagnostics, tools)
+                if not js_trim(text):
+                    continue
+            message, source_role = synthetic_message(role, text, stack, runtime)
+            out.append(message)
+            sources.append(source_record("stack-item", item, source_role) if record is None else record.copy())
+    if not plan.has_history:
+        out.extend(original)
+        _add_history_sources(sources, _IMPLICIT_HEAD, original)
+    if plan.rules:
+        out = rx.apply_to_messages(stack, out, "compiled", diagnostics, regex_budget, selections)
     return MessagesResult(out, sources, diagnostics)
 
 
@@ -486,6 +634,7 @@ def compile_prompt(
     registry: Registry | None = None,
     regex_budget: rx.RegexBudget | None = None,
     selections: rx.RuleSelections | None = None,
+    plan: CompilePlan | None = None,
 ) -> CompiledPrompt:
     """§2 steps 2–3: the system prompt, then the messages, with one shared variable store.
 
@@ -496,12 +645,24 @@ def compile_prompt(
     collection right after the pause does not visit element by element.
     ``selections``: the :class:`~forgec.compile.passes.regex.RuleSelections` recorded for this stack's
     content (the report workflow keeps them on the stack-cache entry); only for a stack unchanged
-    since they were recorded.
+    since they were recorded.  ``plan``: the :class:`~forgec.compile.plan.CompilePlan` of this stack's
+    content, on the same terms (the report workflow keeps it on the stack-cache entry too); used only
+    without plugins (a ``registry`` with custom slots or macros: a plugin may change the stack while it
+    compiles).
     """
     if regex_budget is None:
         regex_budget = rx.RegexBudget()
+    if registry is not None and (registry.slots or registry.macros):
+        plan = None  # a plugin may change the stack mid-compile; a registry without any is no plugin
     size = _size(stack, runtime)
     if size < LARGE_COMPILE:  # the usual compile: no pause, so no context manager (two calls) to enter
+        if plan is not None:
+            tools = _Tools(stack, runtime)
+            return CompiledPrompt(
+                _planned_system(plan, stack, runtime, store, regex_budget, tools, selections),
+                _planned_messages(plan, stack, runtime, store, regex_budget, tools, selections, list),
+                store,
+            )
         return _both_stages(stack, runtime, store, registry, regex_budget, selections, list)
     with gc_paused(size, LARGE_COMPILE):
         compiled = _both_stages(stack, runtime, store, registry, regex_budget, selections, spare_list)
