@@ -2,7 +2,7 @@
 
 A session owns what §3 says it owns (stack, runtime, diagnostics, item id, unresolved set) plus the
 variable store, passed in by the caller and mutated in place (it is the caller's explicit value,
-never a global).  Rendering walks the AST of :mod:`forgec.compile.macros.grammar`; arguments are expanded
+never a global).  Rendering walks the AST of :mod:`forgec.compile.macros.nodes`; arguments are expanded
 only when a renderer asks for them (:meth:`MacroContext.expand_arg`), which is what keeps
 conditional branches lazy and unknown macros side-effect free.
 
@@ -25,7 +25,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from forgec.compile.macros.grammar import Macro, Node
+from forgec.compile.macros.nodes import Macro, Node
 from forgec.compile.macros.replay import REPLAYABLE, Trace
 from forgec.diagnostics import Diagnostic
 from forgec.diagnostics.quick import POSITIONED
