@@ -612,26 +612,16 @@ def unresolved_diagnostic(macro: Macro, expression: str, level: str, item_id: An
     ):
         found: Diagnostic = memo[3]
         return found
-    if POSITIONED is not None:  # the same finding without the dataclass's __init__ (diagnostics/quick.py)
-        diagnostic = POSITIONED(
-            level,  # type: ignore[arg-type]
-            f"Unresolved macro: {{{{{expression}}}}}",
-            UNRESOLVED_MACRO,
-            item_id,
-            pointer,
-            macro.start,
-            macro.end - macro.start,
-        )
-    else:
-        diagnostic = Diagnostic(
-            level,  # type: ignore[arg-type]
-            f"Unresolved macro: {{{{{expression}}}}}",
-            UNRESOLVED_MACRO,
-            item_id=item_id,
-            pointer=pointer,
-            offset=macro.start,
-            length=macro.end - macro.start,
-        )
+    # the same finding without the dataclass's __init__ (diagnostics/quick.py; its fallback calls it)
+    diagnostic = POSITIONED(
+        level,  # type: ignore[arg-type]
+        f"Unresolved macro: {{{{{expression}}}}}",
+        UNRESOLVED_MACRO,
+        item_id,
+        pointer,
+        macro.start,
+        macro.end - macro.start,
+    )
     if item_id is None or type(item_id) is str:
         macro._report = (level, item_id, pointer, diagnostic)
     return diagnostic
