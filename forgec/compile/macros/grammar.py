@@ -47,6 +47,7 @@ __all__ = [
     "Node",
     "iter_macros",
     "parse",
+    "parse_seen",
     "parse_with_lark",
 ]
 
@@ -199,6 +200,26 @@ def parse(text: str, *, use_lark: bool = False) -> Document:
     doc: Document = _parse_fast(text) if "{{" in text and "}}" in text else ((text,) if text else ())
     if keep:  # a first sight is only marked (the cache keeps texts from their second sight on)
         _CACHE.put(text, doc, parse_cost(text))
+    return doc
+
+
+def parse_seen(text: str, seen: bool) -> Document:
+    """:func:`parse` for a caller that has just asked another second-sight cache about ``text``: the
+    replay cache, which :func:`forgec.compile.macros.expand_block` asks first (a replayed block needs
+    no parse).  ``seen`` is its answer, whether the text was seen before, and the parse cache takes its
+    word for it: a first sight is parsed without a look-up or a mark of its own (one cache call per new
+    block instead of two), a later sight is looked up and, parsed, kept at once.
+
+    So a compile keeps a block's parse from its second expansion on, as with :func:`parse`.  What moves:
+    a text held here but new to the replay cache (the linter parsed it twice, the replay cache was
+    cleared alone) is parsed again at its first expansion, to the same AST; output is unchanged."""
+    if not seen:
+        return _parse_fast(text) if "{{" in text and "}}" in text else ((text,) if text else ())
+    found = _CACHE.get(text)
+    if found is not None:
+        return found
+    doc: Document = _parse_fast(text) if "{{" in text and "}}" in text else ((text,) if text else ())
+    _CACHE.put(text, doc, parse_cost(text), seen=True)
     return doc
 
 
