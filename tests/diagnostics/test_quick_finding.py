@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from forgec.diagnostics import Diagnostic
+from forgec.diagnostics import Diagnostic, quick
 from forgec.diagnostics.quick import POSITIONED, ConstructorMaker, positioned_factory
 from forgec.diagnostics.twin import twin_factory
 from forgec.resources import compiled_modules
@@ -42,6 +42,25 @@ def test_the_twin_maker_is_handed_out_in_the_pure_build_only() -> None:
     assert not isinstance(POSITIONED, ConstructorMaker) and not isinstance(DESCRIPTORS, ConstructorMaker)
     assert DESCRIPTORS.__module__ == "forgec.diagnostics.quick"
     assert POSITIONED.__module__ == ("forgec.diagnostics.twin" if PURE_CORE else "forgec.diagnostics.quick")
+
+
+def test_the_native_maker_is_handed_out_in_the_compiled_build_only() -> None:
+    """Compiled, ``quick._native_make`` stores straight into the native object (frozen is the dataclass's
+    ``__setattr__``, which compiled stores do not call); as Python its first store raises, so the pure
+    build never hands it out.  Either way what it makes (when it runs) is the constructor's object."""
+    compiled = "diagnostics/quick.py" in compiled_modules() and not PURE_CORE
+    assert (POSITIONED is quick._native_make) is compiled
+    built = Diagnostic("error", "m", "FG201", item_id="i", pointer=("items", 2, "content"), offset=3, length=4)
+    if compiled:
+        made = quick._native_make("error", "m", "FG201", "i", ("items", 2, "content"), 3, 4)
+        assert type(made) is Diagnostic and made == built and _fields(made) == _fields(built)
+        assert hash(made) == hash(built) and repr(made) == repr(built) and made.to_pi() == built.to_pi()
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            made.level = "warning"  # type: ignore[misc]
+    else:
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            quick._native_make("error", "m", "FG201", "i", None, 3, 4)
+        assert not quick._native_stores_work(built)
 
 
 @MAKERS
