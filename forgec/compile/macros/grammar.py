@@ -85,6 +85,12 @@ def _parse_fast(text: str) -> Document:
     already alternate text and macros; only the top level (a stray ``}}`` or ``::`` beside text) and
     the flattening of an unclosed ``{{`` can put two text pieces side by side, and only then is the
     top level merged.
+
+    **Loops.** Every loop runs over a whole list, the first element told apart by a flag (the head before
+    the first ``{{``, the piece before a segment's first ``::``), and every chunk is split at ``}}``
+    even without one: in the mypyc build a ``for`` over a list is a C loop over its items while
+    ``iter``/``next`` and a list-or-tuple go through the generic iterator protocol (~17 % fewer
+    instructions for a 7-macro block compiled, ~4 % as Python; measured with callgrind).
     """
     chunks = text.split("{{")
     head = chunks[0]  # before the first "{{" nothing is open: its "}}" and "::" are text
@@ -93,14 +99,16 @@ def _parse_fast(text: str) -> Document:
     current = root
     stray = False
     pos = len(head)  # offset of what comes next in ``text``
-    rest = iter(chunks)
-    next(rest)
-    for chunk in rest:
+    opened = False  # the head comes before any "{{"
+    for chunk in chunks:
+        if not opened:
+            opened = True
+            continue
         current = []  # a "{{" before this chunk
         frames.append((pos, [current], []))
         pos += 2
         closing = False
-        for segment in chunk.split("}}") if "}}" in chunk else (chunk,):
+        for segment in chunk.split("}}"):
             if closing:  # a "}}" before this segment
                 pos += 2
                 if frames:
@@ -118,19 +126,19 @@ def _parse_fast(text: str) -> Document:
                 current.append(segment)
                 pos += len(segment)
             elif frames:  # each "::" directly inside the open macro separates its arguments
-                pieces = segment.split("::")
-                piece = pieces[0]
-                if piece:
-                    current.append(piece)
-                    pos += len(piece)
                 _start, parts, seps = frames[-1]
-                more = iter(pieces)
-                next(more)
-                for piece in more:
-                    seps.append(pos)
-                    pos += 2 + len(piece)
-                    current = [piece] if piece else []
-                    parts.append(current)
+                separating = False
+                for piece in segment.split("::"):
+                    if separating:  # a "::" before this piece
+                        seps.append(pos)
+                        pos += 2 + len(piece)
+                        current = [piece] if piece else []
+                        parts.append(current)
+                    else:
+                        separating = True
+                        if piece:
+                            current.append(piece)
+                            pos += len(piece)
             else:  # nothing open: the segment is text, its "::" included
                 current.append(segment)
                 pos += len(segment)
