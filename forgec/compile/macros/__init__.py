@@ -102,29 +102,18 @@ def expand_block(
         doc = parse(text)
     if (len(doc) == 1 and not isinstance(doc[0], Macro)) or not doc:
         return text
-    engine.ensure_recursion_headroom()
-    session = engine.Session(
-        text,
-        item_id=item_id,
-        stack=stack,
-        runtime=runtime,
-        store=store,
-        diagnostics=diagnostics,
-        selected_tools=list(selected_tools),
-        builtins=BUILTIN_RENDERERS,
-        custom=custom,
-        pointer=pointer,
-    )
     first = len(diagnostics)
+    trace = None
     if keep:
         # recorded from the text's second sight on: a first sight's record would only be dropped
         if context is None:
             context = _context_of(engine, replay, item_id, pointer, stack, store)
-        session.trace = replay.Trace()
-    result: str = session.expand_block(doc)
-    session.report_unresolved()
-    if context is not None and session.trace is not None:
-        replay.record(text, context, session.trace, diagnostics[first:], result)
+        trace = replay.Trace()
+    result: str
+    result, trace = engine.expand_session(text, doc, item_id, stack, runtime, store, diagnostics, selected_tools,
+                                          BUILTIN_RENDERERS, custom, pointer, trace)
+    if context is not None and trace is not None:
+        replay.record(text, context, trace, diagnostics[first:], result)
     return result
 
 
