@@ -53,6 +53,7 @@ COMPILED_MODULES: tuple[str, ...] = (
     "compile/macros/engine.py",
     "compile/macros/grammar.py",
     "compile/macros/lint.py",
+    "compile/macros/nodes.py",
     "compile/passes/__init__.py",
     "compile/passes/history.py",
     "compile/passes/policy.py",

@@ -329,18 +329,19 @@ class ByteCache(Generic[_V]):
             self.hits += 1
             return found[0]
 
-    def put(self, key: Hashable, value: _V, size: int) -> None:
+    def put(self, key: Hashable, value: _V, size: int, *, seen: bool = False) -> None:
         """Keep ``value`` under ``key``.  With ``second_sight``, a key not held is kept only when it
         was put before: a cache of parsed macro texts fed a stream of texts seen once (1,000 blocks of
         a stack file no call read before) would otherwise fill with entries never read again, each
         one more object for the cyclic collector to walk; by its hash, so a collision only keeps a key
-        at its first put."""
+        at its first put.  ``seen``: the caller knows the key was seen before (another cache's
+        first-sight answer, see :func:`forgec.compile.macros.grammar.parse_seen`), so it is kept now."""
         if size > self.capacity // 4:
             return
         with self._lock:
             if self._second_sight and key not in self._entries:
                 mark = hash(key)
-                if self._first_sight(mark):
+                if not seen and self._first_sight(mark):
                     return
                 self._seen_once.discard(mark)
             old = self._entries.pop(key, None)

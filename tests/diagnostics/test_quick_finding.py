@@ -2,8 +2,8 @@
 
 The factory sets the slots of a pure-Python ``Diagnostic`` directly (the macro engine's unresolved-macro
 findings, ~2 per new block); it must give an equal object in every observable way (fields, equality,
-hash, repr, pi-forge's view, ``dataclasses.replace``), be on in both builds, and stand aside for any
-class it does not know field for field.
+hash, repr, pi-forge's view, ``dataclasses.replace``), be on in both builds, and hand any class it does
+not know field for field to the fallback that calls the constructor.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from forgec.diagnostics import Diagnostic
-from forgec.diagnostics.quick import POSITIONED, positioned_factory
+from forgec.diagnostics import Diagnostic, quick
+from forgec.diagnostics.quick import POSITIONED, ConstructorMaker, positioned_factory
 from forgec.diagnostics.twin import twin_factory
 from forgec.resources import compiled_modules
 
@@ -32,16 +32,35 @@ def _fields(diagnostic: Diagnostic) -> tuple[Any, ...]:
 def test_on_in_both_builds() -> None:
     """A changed ``Diagnostic`` switches the factory off; this notices it (update ``_FIELDS``).  In the
     mypyc build ``Diagnostic`` is a native class (its attributes getset descriptors): on there too."""
-    assert POSITIONED is not None
+    assert not isinstance(POSITIONED, ConstructorMaker)
     assert PURE_CORE or type(Diagnostic.__dict__["level"]).__name__ == "getset_descriptor"
 
 
 def test_the_twin_maker_is_handed_out_in_the_pure_build_only() -> None:
     """The pure class takes the plain-object-then-``__class__`` maker (the faster one); the native class
     of the mypyc build refuses the assignment, and keeps the descriptor maker."""
-    assert POSITIONED is not None and DESCRIPTORS is not None
+    assert not isinstance(POSITIONED, ConstructorMaker) and not isinstance(DESCRIPTORS, ConstructorMaker)
     assert DESCRIPTORS.__module__ == "forgec.diagnostics.quick"
     assert POSITIONED.__module__ == ("forgec.diagnostics.twin" if PURE_CORE else "forgec.diagnostics.quick")
+
+
+def test_the_native_maker_is_handed_out_in_the_compiled_build_only() -> None:
+    """Compiled, ``quick._native_make`` stores straight into the native object (frozen is the dataclass's
+    ``__setattr__``, which compiled stores do not call); as Python its first store raises, so the pure
+    build never hands it out.  Either way what it makes (when it runs) is the constructor's object."""
+    compiled = "diagnostics/quick.py" in compiled_modules() and not PURE_CORE
+    assert (POSITIONED is quick._native_make) is compiled
+    built = Diagnostic("error", "m", "FG201", item_id="i", pointer=("items", 2, "content"), offset=3, length=4)
+    if compiled:
+        made = quick._native_make("error", "m", "FG201", "i", ("items", 2, "content"), 3, 4)
+        assert type(made) is Diagnostic and made == built and _fields(made) == _fields(built)
+        assert hash(made) == hash(built) and repr(made) == repr(built) and made.to_pi() == built.to_pi()
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            made.level = "warning"  # type: ignore[misc]
+    else:
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            quick._native_make("error", "m", "FG201", "i", None, 3, 4)
+        assert not quick._native_stores_work(built)
 
 
 @MAKERS
@@ -194,9 +213,24 @@ def test_off_for_a_class_it_does_not_know() -> None:
         fix: Any = None
         caused_by: Any = None
 
-    for cls in (Fewer, NoSlots, OtherDefault, PostInit, int):
-        assert positioned_factory(cls) is None, cls
+    for cls in (Fewer, int):  # the fallback fails as the constructor itself does
+        fallback = positioned_factory(cls)
+        assert isinstance(fallback, ConstructorMaker), cls
+        with pytest.raises(TypeError):
+            fallback("error", "m", "c", "i", ("p",), 1, 2)
+    for cls in (NoSlots, OtherDefault, PostInit):  # the fallback: the constructor's very object
+        fallback = positioned_factory(cls)
+        assert isinstance(fallback, ConstructorMaker), cls
+        made_back: Any = fallback("error", "m", "c", "i", ("p",), 1, 2)
+        built = cls("error", "m", "c", item_id="i", pointer=("p",), offset=1, length=2)  # type: ignore[call-arg]
+        assert type(made_back) is cls and made_back == built and vars_of(made_back) == vars_of(built), cls
     make = positioned_factory(Same)
-    assert make is not None
+    assert not isinstance(make, ConstructorMaker)
     made: Any = make("error", "m", "c", "i", ("p",), 1, 2)
     assert made == Same("error", "m", "c", "i", ("p",), 1, 2)
+
+
+def vars_of(made: Any) -> list[tuple[Any, type]]:
+    """Every field of a dataclass instance with its type."""
+    values = [getattr(made, field.name) for field in dataclasses.fields(made)]
+    return [(value, type(value)) for value in values]

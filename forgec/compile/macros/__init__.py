@@ -36,16 +36,16 @@ def _custom_renderers(registry: Registry | None) -> dict[str, Any]:
 #: the engine's entry points, imported on the first block with a macro (``validate`` never needs
 #: them) and then kept: a block is expanded thousands of times per second, three import statements
 #: per block were a measurable part of a 1,000-item compile
-_ENGINE: tuple[Any, Any, Any, Any, Any] | None = None
+_ENGINE: tuple[Any, Any, Any, Any, Any, Any] | None = None
 
 
-def _load_engine() -> tuple[Any, Any, Any, Any, Any]:
+def _load_engine() -> tuple[Any, Any, Any, Any, Any, Any]:
     global _ENGINE
     from forgec.compile.macros import engine, replay
     from forgec.compile.macros.builtins import BUILTIN_RENDERERS
-    from forgec.compile.macros.grammar import Macro, parse
+    from forgec.compile.macros.grammar import Macro, parse, parse_seen
 
-    _ENGINE = (BUILTIN_RENDERERS, engine, Macro, parse, replay)
+    _ENGINE = (BUILTIN_RENDERERS, engine, Macro, parse, parse_seen, replay)
     return _ENGINE
 
 
@@ -77,7 +77,7 @@ def expand_block(
     """
     if "{{" not in text:  # fast path: no parser, no session
         return text
-    BUILTIN_RENDERERS, engine, Macro, parse, replay = _ENGINE or _load_engine()
+    BUILTIN_RENDERERS, engine, Macro, parse, parse_seen, replay = _ENGINE or _load_engine()
     custom = _NO_CUSTOM if registry is None or not registry.macros else _custom_renderers(registry)
     # recorded and replayed only without custom macros, and for string (or absent) item ids (:mod:`.replay`)
     recordable = not custom and (item_id is None or type(item_id) is str)
@@ -96,33 +96,24 @@ def expand_block(
             replayed: str | None = replay.replay_entries(recorded, context, store, static, diagnostics)
             if replayed is not None:
                 return replayed
-
-    doc = parse(text)
+        # the parse cache takes the replay cache's word on a first sight: one cache call per new block
+        doc = parse_seen(text, keep)
+    else:
+        doc = parse(text)
     if (len(doc) == 1 and not isinstance(doc[0], Macro)) or not doc:
         return text
-    engine.ensure_recursion_headroom()
-    session = engine.Session(
-        text,
-        item_id=item_id,
-        stack=stack,
-        runtime=runtime,
-        store=store,
-        diagnostics=diagnostics,
-        selected_tools=list(selected_tools),
-        builtins=BUILTIN_RENDERERS,
-        custom=custom,
-        pointer=pointer,
-    )
     first = len(diagnostics)
+    trace = None
     if keep:
         # recorded from the text's second sight on: a first sight's record would only be dropped
         if context is None:
             context = _context_of(engine, replay, item_id, pointer, stack, store)
-        session.trace = replay.Trace()
-    result: str = session.expand_block(doc)
-    session.report_unresolved()
-    if context is not None and session.trace is not None:
-        replay.record(text, context, session.trace, diagnostics[first:], result)
+        trace = replay.Trace()
+    result: str
+    result, trace = engine.expand_session(text, doc, item_id, stack, runtime, store, diagnostics, selected_tools,
+                                          BUILTIN_RENDERERS, custom, pointer, trace)
+    if context is not None and trace is not None:
+        replay.record(text, context, trace, diagnostics[first:], result)
     return result
 
 

@@ -2,7 +2,7 @@
 
 A session owns what §3 says it owns (stack, runtime, diagnostics, item id, unresolved set) plus the
 variable store, passed in by the caller and mutated in place (it is the caller's explicit value,
-never a global).  Rendering walks the AST of :mod:`forgec.compile.macros.grammar`; arguments are expanded
+never a global).  Rendering walks the AST of :mod:`forgec.compile.macros.nodes`; arguments are expanded
 only when a renderer asks for them (:meth:`MacroContext.expand_arg`), which is what keeps
 conditional branches lazy and unknown macros side-effect free.
 
@@ -25,7 +25,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from forgec.compile.macros.grammar import Macro, Node
+from forgec.compile.macros.nodes import Macro, Node
 from forgec.compile.macros.replay import REPLAYABLE, Trace
 from forgec.diagnostics import Diagnostic
 from forgec.diagnostics.quick import POSITIONED
@@ -612,26 +612,16 @@ def unresolved_diagnostic(macro: Macro, expression: str, level: str, item_id: An
     ):
         found: Diagnostic = memo[3]
         return found
-    if POSITIONED is not None:  # the same finding without the dataclass's __init__ (diagnostics/quick.py)
-        diagnostic = POSITIONED(
-            level,  # type: ignore[arg-type]
-            f"Unresolved macro: {{{{{expression}}}}}",
-            UNRESOLVED_MACRO,
-            item_id,
-            pointer,
-            macro.start,
-            macro.end - macro.start,
-        )
-    else:
-        diagnostic = Diagnostic(
-            level,  # type: ignore[arg-type]
-            f"Unresolved macro: {{{{{expression}}}}}",
-            UNRESOLVED_MACRO,
-            item_id=item_id,
-            pointer=pointer,
-            offset=macro.start,
-            length=macro.end - macro.start,
-        )
+    # the same finding without the dataclass's __init__ (diagnostics/quick.py; its fallback calls it)
+    diagnostic = POSITIONED(
+        level,  # type: ignore[arg-type]
+        f"Unresolved macro: {{{{{expression}}}}}",
+        UNRESOLVED_MACRO,
+        item_id,
+        pointer,
+        macro.start,
+        macro.end - macro.start,
+    )
     if item_id is None or type(item_id) is str:
         macro._report = (level, item_id, pointer, diagnostic)
     return diagnostic
@@ -676,3 +666,34 @@ def ensure_recursion_headroom() -> None:
     needed = MAX_DEPTH * _FRAMES_PER_LEVEL + 1_000
     if sys.getrecursionlimit() < needed:
         sys.setrecursionlimit(needed)
+
+
+def expand_session(text: str, doc: tuple[Node, ...], item_id: Any, stack: dict[str, Any], runtime: Runtime,
+                   store: VariableStore | None, diagnostics: list[Diagnostic], selected_tools: list[str],
+                   builtins: dict[str, Renderer], custom: dict[str, Any], pointer: tuple[Any, ...] | None,
+                   trace: Trace | None) -> tuple[str, Trace | None]:
+    """One block's session from start to end (:func:`forgec.compile.macros.expand_block`'s engine part):
+    the block's output, with its unresolved-macro findings appended, and the trace the session kept
+    (``trace`` given, None once the session stopped recording).
+
+    One call with its arguments by position: the package imports this module lazily, so its calls
+    here are generic calls into it, and in the mypyc build a keyword call into the native ``Session``
+    matched its ten keyword names one by one, with four more generic calls for the trace, the walk and
+    the findings; made here they are native calls (~15,000 instructions a block less, compiled)."""
+    ensure_recursion_headroom()
+    session = Session(
+        text,
+        item_id=item_id,
+        stack=stack,
+        runtime=runtime,
+        store=store,
+        diagnostics=diagnostics,
+        selected_tools=list(selected_tools),
+        builtins=builtins,
+        custom=custom,
+        pointer=pointer,
+    )
+    session.trace = trace
+    result = session.expand_block(doc)
+    session.report_unresolved()
+    return result, session.trace

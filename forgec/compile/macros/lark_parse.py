@@ -4,14 +4,15 @@
 what the tests and tools compare that pass against (:func:`parse_with_lark`, also reached as
 ``grammar.parse_with_lark``).  It is apart from :mod:`.grammar` because its AST builder subclasses lark's
 ``Transformer`` inside a function (lark is imported only when the lark path runs), which mypyc cannot
-compile, and :mod:`.grammar` is compiled in the mypyc build.
+compile, and :mod:`.grammar` is compiled in the mypyc build.  Both build the AST of :mod:`.nodes`, which
+sits below them (so this module needs nothing from :mod:`.grammar`, which imports it).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from forgec.compile.macros.grammar import Document, Macro, _merge
+from forgec.compile.macros.nodes import Document, Macro, merge_text
 
 __all__ = ["parse_with_lark"]
 
@@ -57,10 +58,10 @@ def _build_transformer() -> Any:
                     parts.append([])
                 else:
                     parts[-1].append(str(child))
-            return Macro(children[0].start_pos, children[-1].end_pos, [_merge(p) for p in parts], seps)
+            return Macro(children[0].start_pos, children[-1].end_pos, [merge_text(p) for p in parts], seps)
 
         def start(self, children: list[Any]) -> Document:
-            return tuple(_merge([c if isinstance(c, Macro) else str(c) for c in children]))
+            return tuple(merge_text([c if isinstance(c, Macro) else str(c) for c in children]))
 
     return _Builder()
 

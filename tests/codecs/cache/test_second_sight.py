@@ -155,3 +155,16 @@ def test_a_key_evicted_before_the_lock_is_taken_is_a_miss() -> None:
     assert cache.get_or_mark("gone") == (None, False)
     assert cache.get_or_mark("gone") == (None, True)
     assert (cache.hits, cache.misses) == (0, 2)
+
+
+def test_a_put_the_caller_knows_was_seen_is_kept_at_once() -> None:
+    """``put(..., seen=True)``: another cache's word that the key was seen before (the parse cache takes
+    the replay cache's); the key is kept at its first put here, and a mark of its own is dropped."""
+    cache: ByteCache[str] = ByteCache(1_000, second_sight=True)
+    cache.put("a", "x", 10, seen=True)
+    assert cache.get("a") == "x"
+    cache.put("b", "y", 10)  # marked only
+    cache.put("b", "z", 10, seen=True)
+    assert cache.get("b") == "z" and hash("b") not in cache._seen_once
+    cache.put("c", "big", 251, seen=True)  # over a quarter of the capacity: never kept
+    assert cache.get("c") is None

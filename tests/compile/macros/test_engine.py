@@ -120,3 +120,33 @@ def test_parse_offsets_and_cache() -> None:
     assert text[outer.start : outer.end] == "{{upper::{{x}}}}"
     assert text[doc[3].seps[0] : doc[3].seps[0] + 2] == "::"
     assert doc[3].raw_args(text) == ["a", "b"]
+
+
+@pytest.mark.parametrize("recording", [False, True])
+def test_expand_session_is_a_session_run_from_start_to_end(recording: bool) -> None:
+    """``engine.expand_session`` (expand_block's one positional call) does what a ``Session`` made with
+    the same arguments does: output, findings, store, and the trace handed in (None once it stops)."""
+    from forgec.compile.macros.builtins import BUILTIN_RENDERERS
+    from forgec.compile.macros.replay import Trace
+
+    for text in ["{{setvar::a::1}}{{getvar::a}} {{nowhere}} {{upper::x}}", "{{date}} {{getvar::b}}", "{{if::x}}"]:
+        runs = []
+        for direct in (False, True):
+            store = VariableStore(session={"b": "B"})
+            diagnostics: list[object] = []
+            trace = Trace() if recording else None
+            doc = parse(text)
+            if direct:
+                session = engine.Session(text, item_id="i", stack={}, runtime=RT, store=store, diagnostics=diagnostics,  # type: ignore[arg-type]
+                                         selected_tools=[], builtins=BUILTIN_RENDERERS, custom={}, pointer=("items", 0))
+                session.trace = trace
+                out = session.expand_block(doc)
+                session.report_unresolved()
+                kept = session.trace
+            else:
+                out, kept = engine.expand_session(text, doc, "i", {}, RT, store, diagnostics, [],  # type: ignore[arg-type]
+                                                  BUILTIN_RENDERERS, {}, ("items", 0), trace)
+            assert (kept is trace) or kept is None
+            shown = None if kept is None else (kept.reads, kept.writes)
+            runs.append((out, diagnostics, store.turn, store.session, shown))
+        assert runs[0] == runs[1], text
