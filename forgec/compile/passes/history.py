@@ -502,7 +502,20 @@ def _scan(
         stripping = strip and role == "assistant"
         thinking = size = 0
         fast = measure and name not in _MEASURED_WHOLE
-        if isinstance(content, list):
+        if not isinstance(content, list):
+            fast = False
+        elif (
+            len(content) == 1
+            and type(part := content[0]) is dict
+            and len(part) == 2
+            and type(text := part.get("text")) is str
+            and part.get("type") == "text"
+        ):
+            # the usual one text part (a user turn, a tool result, a final answer): of ``type`` and
+            # ``text`` alone it carries no id key, and its text's length is the message's size
+            if fast:
+                size = len(text) if text.isascii() else js_len(text)
+        else:
             count = 0
             for part in content:
                 if not isinstance(part, dict):
@@ -565,8 +578,6 @@ def _scan(
                 count += 1
             if count:
                 size += count - 1
-        else:
-            fast = False
         if thinking:
             blocks += thinking
             changed += 1

@@ -232,3 +232,36 @@ def test_a_text_part_of_two_keys_pairs_by_its_id_when_one_of_them_is_an_id() -> 
         kept, _roles = chat_history(messages, {"id": "h", "options": options}, diagnostics)
         assert kept == messages  # the result pairs with the text part's id: nothing dangles
         assert diagnostics == []
+
+
+def test_a_message_of_one_text_part_hands_over_to_the_part_loop_unless_the_part_is_the_usual_one() -> None:
+    """The walk takes a content of one exact-dict part of ``type`` "text" and a string ``text`` as a
+    whole (no id, its text's length the size); a single part with an id key, a text that is no
+    string, a dict subclass or another type is read part by part, as before."""
+    for carrier in (
+        {"type": "text", "id": "c1"},
+        {"type": "text", "text": "calling", "id": "c1"},
+        {"text": "calling", "callId": "c1"},
+        _Part({"type": "text", "id": "c1"}),
+    ):
+        messages = [
+            {"role": "assistant", "content": [carrier]},
+            {"role": "toolResult", "toolCallId": "c1", "content": [{"type": "text", "text": "done"}]},
+        ]
+        options = {"roles": ["assistant", "toolResult"], "maxChars": 1000, "stripAssistantThinking": True}
+        diagnostics: list[Diagnostic] = []
+        kept, _roles = chat_history(messages, {"id": "h", "options": options}, diagnostics)
+        assert kept == messages  # the result pairs with the single part's id: nothing dangles
+        assert diagnostics == []
+    thinking = {"role": "assistant", "content": [{"type": "thinking", "text": "hmm"}]}
+    answer = {"role": "assistant", "content": [{"type": "text", "text": "ünï 😀"}]}  # 6 UTF-16 units
+    diagnostics = []
+    kept, _roles = chat_history([thinking, answer], {"id": "h", "options": {"stripAssistantThinking": True, "maxChars": 6}}, diagnostics)
+    assert kept == [answer]
+    assert [d.message for d in diagnostics] == [
+        "Stripped 1 assistant thinking block(s) from 1 chat-history message(s) and dropped 1 empty assistant message(s)."
+    ]
+    diagnostics = []
+    kept, _roles = chat_history([answer, answer], {"id": "h", "options": {"maxChars": 11}}, diagnostics)
+    assert kept == [answer]  # 6 + 6 units are over 11: the older one goes
+    assert [d.message for d in diagnostics] == ["Trimmed chat history from 2 to 1 message(s) by maxChars."]
