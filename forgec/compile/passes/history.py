@@ -195,15 +195,18 @@ def _scan_newest(
     for ids (``all-filters``: 40,000 of 50,000 kept, a fifth of the walk spared).
 
     The walked part is the newest ``max_messages`` and a slack; it must still hold the newest
-    ``max_messages`` members once the filters and the strip have dropped theirs, so the cut is taken
-    only when the role filters drop no message at all (read in C beforehand), and the whole list is
-    walked again when the strip dropped more than the slack.  The walk returned holds the walked
-    part's messages, sizes and ids (positions from its start), and counts every message.
+    ``max_messages`` members once the filters and the strip have dropped theirs, else the whole
+    list is walked again.  So the cut is taken only when the role filters drop no message of the
+    part it cuts (their roles read in C beforehand: a history whose older messages the filters keep
+    whole is taken to be kept whole in its newest ones too -- a guess that costs a second walk when
+    wrong, never a wrong result; reading every role would cost a pass over the whole list in memory,
+    about what the cut saves in the mypyc build).  The walk returned holds the walked part's
+    messages, sizes and ids (positions from its start), and counts every message.
     """
     no_summaries, wanted = role_filters if role_filters is not None else (False, None)
     skip = len(messages) - max_messages - max_messages * _SLACK_PER_64 // 64 - _SLACK
     if skip > 0 and (no_summaries or wanted is not None):
-        role_set = _role_set(messages)
+        role_set = _role_set(messages[:skip])
         if (
             role_set is None
             or (no_summaries and not role_set.isdisjoint(_SUMMARY_ROLES))

@@ -330,3 +330,22 @@ def test_the_strip_dropping_more_than_the_slack_walks_the_whole_history() -> Non
         "Repaired tool history after chat-history filtering: removed 0 dangling tool call(s), "
         "dropped 1 dangling tool result message(s).",
     ]
+
+
+def test_role_filters_dropping_only_in_the_newest_part_walk_the_whole_history() -> None:
+    """The cut is guessed from the roles of the part it cuts: 40 questions, then 30 tool results (the
+    roles filter drops them) each before a question, 50 kept -- the cut part holds questions only,
+    the walked newest 66 leave 36 members, so the whole history is walked after all."""
+    history: list[Any] = [{"role": "user", "content": [{"type": "text", "text": f"q{n}"}]} for n in range(40)]
+    for number in range(30):
+        history.append({"role": "toolResult", "toolCallId": f"c{number}", "content": [{"type": "text", "text": "ok"}]})
+        history.append({"role": "user", "content": [{"type": "text", "text": f"r{number}"}]})
+    options: dict[str, Any] = {"stripAssistantThinking": True, "maxMessages": 50, "roles": ["user", "assistant"]}
+    expected, findings = _staged(history, options)
+    diagnostics: list[Diagnostic] = []
+    assert chat_history(history, {"id": "h", "options": options}, diagnostics)[0] == expected
+    assert [(d.level, d.code, d.message) for d in diagnostics] == findings
+    assert [message for _level, _code, message in findings] == [
+        "Filtered 30 chat-history message(s) by role.",
+        "Trimmed chat history from 70 to 50 message(s) by maxMessages.",
+    ]
