@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Iterator
-from itertools import accumulate, chain, repeat
+from itertools import accumulate, chain, islice, repeat
 from typing import Any
 
 from forgec.diagnostics import Diagnostic
@@ -134,7 +134,11 @@ def chat_history(
         # the ids are collected in the walk unless maxMessages will cut most of what it returns
         # (the strip only ever drops): the repair then reads the kept messages alone
         collect = collect and (max_messages is None or 2 * max_messages >= len(result))
-        walk = _scan(result, strip, max_chars is not None, collect, (no_summaries, wanted) if fused else None)
+        role_filters = (no_summaries, wanted) if fused else None
+        if max_messages is not None and len(result) > max_messages:
+            walk = _scan_newest(result, max_messages, strip, max_chars is not None, collect, role_filters)
+        else:
+            walk = _scan(result, strip, max_chars is not None, collect, role_filters)
         if fused:
             _report_filtered(diagnostics, walk.summaries, walk.unwanted, wanted is not None, item_id, opt_pointer)
             if tool_mode_warning is not None:
@@ -143,8 +147,10 @@ def chat_history(
         result = walk.messages
     scanned = len(result)
 
-    if max_messages is not None and len(result) > max_messages:
-        result = _trim_to(result, max_messages, diagnostics, item_id, opt_pointer)
+    members = walk.members if walk is not None else len(result)  # what the filters and the strip leave
+    if max_messages is not None and members > max_messages:
+        _report_trim(diagnostics, "maxMessages", members, max_messages, item_id, opt_pointer)
+        result = result[len(result) - max_messages :]
         repair = True
 
     if max_chars is not None and result and walk is not None and walk.sizes is not None:
@@ -166,6 +172,61 @@ def chat_history(
         if repaired is not result:
             result, kept_roles = repaired, None
     return result, kept_roles
+
+
+#: how many messages more than ``maxMessages`` :func:`_scan_newest` walks, per 64 kept, plus 16: room
+#: for the assistant messages the strip drops (those left with no part), so that the walked part
+#: still holds the newest ``maxMessages`` members without a second walk
+_SLACK_PER_64 = 1
+_SLACK = 16
+
+
+def _scan_newest(
+    messages: list[Any],
+    max_messages: int,
+    strip: bool,
+    measure: bool,
+    collect: bool,
+    role_filters: tuple[bool, set[str] | None] | None,
+) -> _Walk:
+    """:func:`_scan` of ``messages`` (more than ``max_messages``) as far as ``maxMessages`` can keep
+    them: the older messages it cuts anyway are only counted (:func:`_count_rest`) for the findings
+    -- the filters', the strip's and the trim's own ``from`` -- neither copied, measured nor read
+    for ids (``all-filters``: 40,000 of 50,000 kept, a fifth of the walk spared).
+
+    The walked part is the newest ``max_messages`` and a slack; it must still hold the newest
+    ``max_messages`` members once the filters and the strip have dropped theirs, else the whole
+    list is walked again.  So the cut is taken only when the role filters drop no message of the
+    part it cuts (their roles read in C beforehand: a history whose older messages the filters keep
+    whole is taken to be kept whole in its newest ones too -- a guess that costs a second walk when
+    wrong, never a wrong result; reading every role would cost a pass over the whole list in memory,
+    about what the cut saves in the mypyc build).  The walk returned holds the walked part's
+    messages, sizes and ids (positions from its start), and counts every message.
+    """
+    no_summaries, wanted = role_filters if role_filters is not None else (False, None)
+    skip = len(messages) - max_messages - max_messages * _SLACK_PER_64 // 64 - _SLACK
+    if skip > 0 and (no_summaries or wanted is not None):
+        role_set = _role_set(messages[:skip])
+        if (
+            role_set is None
+            or (no_summaries and not role_set.isdisjoint(_SUMMARY_ROLES))
+            or (wanted is not None and not role_set <= wanted)
+        ):
+            skip = 0  # the role filters drop some: how many of the walked part they leave is unknown
+    if skip > 0:
+        walk = _scan(messages[skip:], strip, measure, collect, role_filters)
+        if len(walk.messages) >= max_messages:
+            members, summaries, unwanted, blocks, changed, dropped = _count_rest(
+                islice(messages, skip), strip, no_summaries, wanted
+            )
+            walk.members += members
+            walk.summaries += summaries
+            walk.unwanted += unwanted
+            walk.blocks += blocks
+            walk.changed += changed
+            walk.dropped += dropped
+            return walk
+    return _scan(messages, strip, measure, collect, role_filters)
 
 
 def _newest_first(
@@ -502,7 +563,20 @@ def _scan(
         stripping = strip and role == "assistant"
         thinking = size = 0
         fast = measure and name not in _MEASURED_WHOLE
-        if isinstance(content, list):
+        if not isinstance(content, list):
+            fast = False
+        elif (
+            len(content) == 1
+            and type(part := content[0]) is dict
+            and len(part) == 2
+            and type(text := part.get("text")) is str
+            and part.get("type") == "text"
+        ):
+            # the usual one text part (a user turn, a tool result, a final answer): of ``type`` and
+            # ``text`` alone it carries no id key, and its text's length is the message's size
+            if fast:
+                size = len(text) if text.isascii() else js_len(text)
+        else:
             count = 0
             for part in content:
                 if not isinstance(part, dict):
@@ -565,8 +639,6 @@ def _scan(
                 count += 1
             if count:
                 size += count - 1
-        else:
-            fast = False
         if thinking:
             blocks += thinking
             changed += 1

@@ -232,3 +232,120 @@ def test_a_text_part_of_two_keys_pairs_by_its_id_when_one_of_them_is_an_id() -> 
         kept, _roles = chat_history(messages, {"id": "h", "options": options}, diagnostics)
         assert kept == messages  # the result pairs with the text part's id: nothing dangles
         assert diagnostics == []
+
+
+def test_a_message_of_one_text_part_hands_over_to_the_part_loop_unless_the_part_is_the_usual_one() -> None:
+    """The walk takes a content of one exact-dict part of ``type`` "text" and a string ``text`` as a
+    whole (no id, its text's length the size); a single part with an id key, a text that is no
+    string, a dict subclass or another type is read part by part, as before."""
+    for carrier in (
+        {"type": "text", "id": "c1"},
+        {"type": "text", "text": "calling", "id": "c1"},
+        {"text": "calling", "callId": "c1"},
+        _Part({"type": "text", "id": "c1"}),
+    ):
+        messages = [
+            {"role": "assistant", "content": [carrier]},
+            {"role": "toolResult", "toolCallId": "c1", "content": [{"type": "text", "text": "done"}]},
+        ]
+        options = {"roles": ["assistant", "toolResult"], "maxChars": 1000, "stripAssistantThinking": True}
+        diagnostics: list[Diagnostic] = []
+        kept, _roles = chat_history(messages, {"id": "h", "options": options}, diagnostics)
+        assert kept == messages  # the result pairs with the single part's id: nothing dangles
+        assert diagnostics == []
+    thinking = {"role": "assistant", "content": [{"type": "thinking", "text": "hmm"}]}
+    answer = {"role": "assistant", "content": [{"type": "text", "text": "ünï 😀"}]}  # 6 UTF-16 units
+    diagnostics = []
+    kept, _roles = chat_history([thinking, answer], {"id": "h", "options": {"stripAssistantThinking": True, "maxChars": 6}}, diagnostics)
+    assert kept == [answer]
+    assert [d.message for d in diagnostics] == [
+        "Stripped 1 assistant thinking block(s) from 1 chat-history message(s) and dropped 1 empty assistant message(s)."
+    ]
+    diagnostics = []
+    kept, _roles = chat_history([answer, answer], {"id": "h", "options": {"maxChars": 11}}, diagnostics)
+    assert kept == [answer]  # 6 + 6 units are over 11: the older one goes
+    assert [d.message for d in diagnostics] == ["Trimmed chat history from 2 to 1 message(s) by maxChars."]
+
+
+_KEEPING_MOST = st.fixed_dictionaries(
+    {"stripAssistantThinking": st.just(True), "maxMessages": st.integers(min_value=17, max_value=44)},
+    optional={
+        "includeSummaries": st.booleans(),
+        "roles": st.sampled_from([["user", "assistant", "toolResult"], ["user", "assistant", "toolResult", "5", ""]]),
+        "maxChars": st.sampled_from([10, 200, 10_000]),
+    },
+)
+_PLAIN_MESSAGE = st.builds(
+    lambda role, content: {"role": role, "content": content},
+    st.sampled_from(["user", "assistant", "assistant", "toolResult"]),
+    st.lists(_PART, max_size=3),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(_PLAIN_MESSAGE, _MESSAGE), min_size=34, max_size=60), _KEEPING_MOST)
+def test_a_history_mostly_kept_by_max_messages_is_walked_from_the_cut(messages: list[Any], options: dict[str, Any]) -> None:
+    """maxMessages keeping more than half (the forward walk): the messages it cuts anyway are only
+    counted, unless the role filters drop some or the strip drops more than the slack (then the
+    whole list is walked); either way the pipeline returns and reports what the stages do."""
+    expected, findings = _staged(messages, options)
+    diagnostics: list[Diagnostic] = []
+    kept, roles = chat_history(messages, {"id": "h", "options": options}, diagnostics)
+    assert kept == expected
+    assert [(d.level, d.code, d.message) for d in diagnostics] == findings
+    if roles is not None:
+        assert roles == roles_of(kept)
+
+
+def test_the_strip_dropping_more_than_the_slack_walks_the_whole_history() -> None:
+    """20 questions, then 35 turns of a thinking-only answer and a question, 50 kept: the newest 66
+    messages walked first leave 33 members (the strip drops the answers), fewer than maxMessages,
+    so the whole history is walked; and 200 agent turns with 150 kept: walked from the cut."""
+    history: list[Any] = [{"role": "user", "content": [{"type": "text", "text": f"q{n}"}]} for n in range(20)]
+    for number in range(35):
+        history.append({"role": "assistant", "content": [{"type": "thinking", "thinking": "t"}]})
+        history.append({"role": "user", "content": [{"type": "text", "text": f"r{number}"}]})
+    options: dict[str, Any] = {"stripAssistantThinking": True, "maxMessages": 50, "roles": ["user", "assistant"]}
+    expected, findings = _staged(history, options)
+    diagnostics: list[Diagnostic] = []
+    assert chat_history(history, {"id": "h", "options": options}, diagnostics)[0] == expected
+    assert [(d.level, d.code, d.message) for d in diagnostics] == findings
+    assert findings[-1][2] == "Trimmed chat history from 55 to 50 message(s) by maxMessages."
+    agent: list[Any] = []
+    for number in range(50):
+        agent.append({"role": "user", "content": [{"type": "text", "text": f"q{number}"}]})
+        agent.append({"role": "assistant", "content": [
+            {"type": "thinking", "thinking": "t"}, {"type": "toolCall", "id": f"c{number}", "name": "read"}]})  # fmt: skip
+        agent.append({"role": "toolResult", "toolCallId": f"c{number}", "content": [{"type": "text", "text": "ok"}]})
+        agent.append({"role": "assistant", "content": [{"type": "text", "text": "ünï 😀"}]})
+    options = {"includeSummaries": False, "roles": ["user", "assistant", "toolResult"], "stripAssistantThinking": True,
+               "maxMessages": 150, "maxChars": 10**8}  # fmt: skip
+    expected, findings = _staged(agent, options)
+    diagnostics = []
+    assert chat_history(agent, {"id": "h", "options": options}, diagnostics)[0] == expected
+    assert [(d.level, d.code, d.message) for d in diagnostics] == findings
+    assert [message for _level, _code, message in findings] == [
+        "Stripped 50 assistant thinking block(s) from 50 chat-history message(s).",
+        "Trimmed chat history from 200 to 150 message(s) by maxMessages.",
+        "Repaired tool history after chat-history filtering: removed 0 dangling tool call(s), "
+        "dropped 1 dangling tool result message(s).",
+    ]
+
+
+def test_role_filters_dropping_only_in_the_newest_part_walk_the_whole_history() -> None:
+    """The cut is guessed from the roles of the part it cuts: 40 questions, then 30 tool results (the
+    roles filter drops them) each before a question, 50 kept -- the cut part holds questions only,
+    the walked newest 66 leave 36 members, so the whole history is walked after all."""
+    history: list[Any] = [{"role": "user", "content": [{"type": "text", "text": f"q{n}"}]} for n in range(40)]
+    for number in range(30):
+        history.append({"role": "toolResult", "toolCallId": f"c{number}", "content": [{"type": "text", "text": "ok"}]})
+        history.append({"role": "user", "content": [{"type": "text", "text": f"r{number}"}]})
+    options: dict[str, Any] = {"stripAssistantThinking": True, "maxMessages": 50, "roles": ["user", "assistant"]}
+    expected, findings = _staged(history, options)
+    diagnostics: list[Diagnostic] = []
+    assert chat_history(history, {"id": "h", "options": options}, diagnostics)[0] == expected
+    assert [(d.level, d.code, d.message) for d in diagnostics] == findings
+    assert [message for _level, _code, message in findings] == [
+        "Filtered 30 chat-history message(s) by role.",
+        "Trimmed chat history from 70 to 50 message(s) by maxMessages.",
+    ]
