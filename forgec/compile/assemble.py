@@ -134,17 +134,7 @@ def _item_text(
         return ""
     if "{{" not in content:  # nothing to expand: skip the macro engine entirely
         return content
-    return expand_block(
-        content,
-        item_id=item.get("id"),
-        stack=stack,
-        runtime=runtime,
-        store=store,
-        diagnostics=diagnostics,
-        selected_tools=tools.get(),
-        registry=registry,
-        pointer=("items", index, "content"),
-    )
+    return _expand(index, item, content, stack, runtime, store, diagnostics, tools, registry)
 
 
 def compile_system_prompt(
@@ -562,9 +552,10 @@ def _expand(
     store: VariableStore | None,
     diagnostics: list[Diagnostic],
     tools: _Tools,
+    registry: Registry | None = None,
 ) -> str:
-    """A block's ``content`` (holding ``{{``) with its macros expanded, as :func:`_item_text` does it
-    without plugins."""
+    """A block's ``content`` (holding ``{{``) with its macros expanded: the one call into the macro
+    engine, for :func:`_item_text` and for a compile run by its plan (no plugins there)."""
     return expand_block(
         content,
         item_id=item.get("id"),
@@ -573,6 +564,7 @@ def _expand(
         store=store,
         diagnostics=diagnostics,
         selected_tools=tools.get(),
+        registry=registry,
         pointer=("items", index, "content"),
     )
 

@@ -223,6 +223,17 @@ def _shared_step(template: str, i: int) -> tuple[tuple[int, int, str], int] | No
 def js_program(template: str, group_count: int, group_names: Mapping[str, int] | None) -> Program:
     """:func:`expand_js_replacement`'s reading of ``template`` (after the ``$0`` pre-pass) for a pattern
     of ``group_count`` captures and these ``group_names`` (None or empty: ``$<`` is literal), as steps."""
+    return _read_program(template, group_count, group_names, _js_step)
+
+
+def _read_program(
+    template: str,
+    group_count: int,
+    group_names: Mapping[str, int] | None,
+    step_at: Callable[[str, int, int, Mapping[str, int] | None], tuple[tuple[int, int, str], int]],
+) -> Program:
+    """``template`` as steps: its literal runs between ``$`` tokens, each token read by ``step_at``
+    (the JavaScript reading or the trimmed one), a lone ``$`` at the end kept literal."""
     named = group_names or None
     steps: list[tuple[int, int, str]] = []
     i, n = 0, len(template)
@@ -232,7 +243,7 @@ def js_program(template: str, group_count: int, group_names: Mapping[str, int] |
             steps.append((LITERAL, 0, template[i:]))
             return _program(steps)
         steps.append((LITERAL, 0, template[i:j]))
-        step, i = _js_step(template, j, group_count, named)
+        step, i = step_at(template, j, group_count, named)
         steps.append(step)
 
 
@@ -265,17 +276,7 @@ def _js_step(
 def trim_program(template: str, group_count: int, group_names: Mapping[str, int] | None) -> Program:
     """:func:`expand_trim_replacement`'s reading of the raw ``template`` for such a pattern, as steps
     (the trimmed kinds trim with the rule's ``trimStrings`` when run)."""
-    named = group_names or None
-    steps: list[tuple[int, int, str]] = []
-    i, n = 0, len(template)
-    while True:
-        j = template.find("$", i)
-        if j < 0 or j + 1 >= n:
-            steps.append((LITERAL, 0, template[i:]))
-            return _program(steps)
-        steps.append((LITERAL, 0, template[i:j]))
-        step, i = _trim_step(template, j, group_count, named)
-        steps.append(step)
+    return _read_program(template, group_count, group_names, _trim_step)
 
 
 def _trim_step(
