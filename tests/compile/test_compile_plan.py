@@ -30,7 +30,19 @@ from forgec.plugins import Registry
 from forgec.report import compile_report
 
 CASES = Path(__file__).resolve().parents[1] / "conformance" / "cases"
-STACK_CASES = sorted(c.name for c in CASES.iterdir() if (c / "stack.json").is_file())
+
+
+def _stack_value(case: Path) -> bool:
+    """Whether ``case`` has a stack file holding a JSON value (a case of an unreadable stack file has
+    no stack to plan; the loader's fallback for it is the conformance tests' business)."""
+    try:
+        json.loads((case / "stack.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return True
+
+
+STACK_CASES = sorted(c.name for c in CASES.iterdir() if _stack_value(c))
 
 
 def _snapshot(compiled: CompiledPrompt) -> Any:
@@ -55,11 +67,7 @@ def _both_ways(stack: Any, runtime: Runtime, variables: dict[str, Any]) -> tuple
 
 @pytest.mark.parametrize("case", STACK_CASES)
 def test_corpus_stacks_compile_the_same_by_plan(case: str) -> None:
-    text = (CASES / case / "stack.json").read_text(encoding="utf-8")
-    try:
-        stack = json.loads(text)
-    except ValueError:
-        pytest.skip("no stack value")
+    stack = json.loads((CASES / case / "stack.json").read_text(encoding="utf-8"))
     context = load_context(CASES / case / "context.json")
     walked, planned = _both_ways(stack, context.runtime(), context.session_variables)
     assert planned == walked
