@@ -48,6 +48,7 @@ COMPILED_MODULES: tuple[str, ...] = (
     "codecs/stack.py",
     "compile/assemble.py",
     "compile/macros/__init__.py",
+    "compile/macros/block.py",
     "compile/macros/builtins.py",
     "compile/macros/casemap.py",
     "compile/macros/engine.py",

@@ -16,7 +16,7 @@ from itertools import chain, count, islice, repeat
 from operator import setitem
 from typing import TYPE_CHECKING, Any
 
-from forgec.compile.macros import expand_block
+from forgec.compile.macros.block import expand_block
 from forgec.compile.passes import history as hist
 from forgec.compile.passes import regex as rx
 from forgec.compile.passes.policy import selected_tools

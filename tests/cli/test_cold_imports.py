@@ -95,7 +95,7 @@ print(json.dumps(sorted(m for m in sys.modules if m.startswith(tuple(sys.argv[1]
 _CACHED_UNUSED = ("click", "forgec.cli._group", "forgec.diagnostics.core", "forgec.rules", "forgec.lint.suppressions", "forgec.js", "forgec.codecs",
                   "forgec.source", "forgec.compile", "difflib", "unicodedata", "json.tool")  # fmt: skip
 #: what checking a clean stack afresh never needs
-_FRESH_UNUSED = ("click", "forgec.compile.slots", "forgec.js.collation", "forgec.lint.suppressions", "forgec.lint.repair", "difflib",
+_FRESH_UNUSED = ("click", "forgec.compile.slots", "forgec.compile.macros.block", "forgec.js.collation", "forgec.lint.suppressions", "forgec.lint.repair", "difflib",
                  "unicodedata")
 
 

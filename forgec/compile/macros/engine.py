@@ -672,12 +672,12 @@ def expand_session(text: str, doc: tuple[Node, ...], item_id: Any, stack: dict[s
                    store: VariableStore | None, diagnostics: list[Diagnostic], selected_tools: list[str],
                    builtins: dict[str, Renderer], custom: dict[str, Any], pointer: tuple[Any, ...] | None,
                    trace: Trace | None) -> tuple[str, Trace | None]:
-    """One block's session from start to end (:func:`forgec.compile.macros.expand_block`'s engine part):
+    """One block's session from start to end (:func:`forgec.compile.macros.block.expand_block`'s engine part):
     the block's output, with its unresolved-macro findings appended, and the trace the session kept
     (``trace`` given, None once the session stopped recording).
 
-    One call with its arguments by position: the package imports this module lazily, so its calls
-    here are generic calls into it, and in the mypyc build a keyword call into the native ``Session``
+    One call with its arguments by position: when the package imported this module lazily its calls
+    were generic calls into it, and in the mypyc build a keyword call into the native ``Session``
     matched its ten keyword names one by one, with four more generic calls for the trace, the walk and
     the findings; made here they are native calls (~15,000 instructions a block less, compiled)."""
     ensure_recursion_headroom()

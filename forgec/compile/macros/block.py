@@ -1,0 +1,103 @@
+"""One block's expansion (:func:`expand_block`), the compiler's per-block entry into the macro engine.
+
+Its own module so that it can import the engine, the parser and the replay cache at module level: the
+package (:mod:`forgec.compile.macros`) imports them lazily, which the mypyc build turns into generic
+Python-level calls (attribute look-ups on ``Any`` module objects, vectorcalls with boxed arguments),
+about a fifth of a new block's cost there.  Imported here, the calls into the compiled modules are
+native C calls.  Only the compile path imports this module (``compile/assemble.py``); the package's
+:func:`forgec.compile.macros.expand_block` forwards to it for tests and tools, so ``forgec validate``
+(tests/cli/test_cold_imports.py) loads nothing more than before.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from forgec.compile.macros import engine, replay
+from forgec.compile.macros.builtins import BUILTIN_RENDERERS
+from forgec.compile.macros.grammar import parse, parse_seen
+from forgec.compile.macros.nodes import Document, Macro
+
+if TYPE_CHECKING:
+    from forgec.diagnostics import Diagnostic
+    from forgec.model.runtime import Runtime
+    from forgec.model.variables import VariableStore
+    from forgec.plugins import Registry
+
+__all__ = ["expand_block"]
+
+#: what :func:`_custom_renderers` gives without custom macros: one shared dictionary, never changed (the
+#: engine only reads it), instead of a new one per block
+_NO_CUSTOM: dict[str, Any] = {}
+#: the engine's limits, part of every recorded context (:func:`.replay.context_of`): one tuple, not one per block
+_LIMITS: tuple[int, ...] = (engine.MAX_STRING_LENGTH, engine.MAX_BLOCK_LENGTH, engine.MAX_BLOCK_WORK, engine.MAX_DEPTH)
+
+
+def _custom_renderers(registry: Registry | None) -> dict[str, Any]:
+    """The registry's custom macros as ``name -> render(ctx)``, what the engine dispatches on."""
+    if registry is None or not registry.macros:
+        return _NO_CUSTOM
+    return {name: definition.render for name, definition in registry.macros.items()}
+
+
+def _context_of(item_id: Any, pointer: tuple[Any, ...] | None, stack: Any,
+                store: VariableStore | None) -> tuple[Any, ...] | None:
+    """Everything besides the text and the variables a block's expansion depends on (:func:`.replay.context_of`)."""
+    return replay.context_of(item_id, pointer, engine.unresolved_policy(stack), store, _LIMITS)
+
+
+def expand_block(
+    text: str,
+    *,
+    item_id: Any,
+    stack: dict[str, Any],
+    runtime: Runtime,
+    store: VariableStore | None,
+    diagnostics: list[Diagnostic],
+    selected_tools: list[str],
+    registry: Registry | None = None,
+    pointer: tuple[Any, ...] | None = None,
+) -> str:
+    """Expand one block's content as one expansion session (§3).
+
+    Appends the block's ``Macro … failed`` errors as they happen and then its unresolved-macro
+    diagnostics per ``defaults.unresolvedMacroPolicy`` (§3.4); ``store`` is mutated in place by
+    the variable macros.  Never raises for any input text.
+    """
+    if "{{" not in text:  # fast path: no parser, no session
+        return text
+    custom = _NO_CUSTOM if registry is None or not registry.macros else _custom_renderers(registry)
+    # recorded and replayed only without custom macros, and for string (or absent) item ids (:mod:`.replay`)
+    recordable = not custom and (item_id is None or type(item_id) is str)
+    context: tuple[Any, ...] | None = None
+    # whether a record made now would be kept: the replay cache keeps a text from its second sight on,
+    # so a first sight is only marked (in the same locked call as the look-up) and not traced
+    keep = False
+    doc: Document
+    if recordable:
+        recorded, keep = replay.REPLAYS.get_or_mark(text)
+        if recorded is not None:  # a text never recorded (a first sight) needs no context to look in
+            context = _context_of(item_id, pointer, stack, store)
+            variables = stack.get("variables") if isinstance(stack, dict) else None
+            static = variables if isinstance(variables, dict) else None
+            replayed = replay.replay_entries(recorded, context, store, static, diagnostics)  # type: ignore[arg-type]
+            if replayed is not None:
+                return replayed
+        # the parse cache takes the replay cache's word on a first sight: one cache call per new block
+        doc = parse_seen(text, keep)
+    else:
+        doc = parse(text)
+    if (len(doc) == 1 and not isinstance(doc[0], Macro)) or not doc:
+        return text
+    first = len(diagnostics)
+    trace = None
+    if keep:
+        # recorded from the text's second sight on: a first sight's record would only be dropped
+        if context is None:
+            context = _context_of(item_id, pointer, stack, store)
+        trace = replay.Trace()
+    result, trace = engine.expand_session(text, doc, item_id, stack, runtime, store, diagnostics, selected_tools,
+                                          BUILTIN_RENDERERS, custom, pointer, trace)
+    if context is not None and trace is not None:
+        replay.record(text, context, trace, diagnostics[first:], result)
+    return result
