@@ -33,14 +33,9 @@ def expand_block(
     registry: Registry | None = None,
     pointer: tuple[Any, ...] | None = None,
 ) -> str:
-    """Expand one block's content as one expansion session (§3): :func:`.block.expand_block`.
-
-    Appends the block's ``Macro … failed`` errors as they happen and then its unresolved-macro
-    diagnostics per ``defaults.unresolvedMacroPolicy`` (§3.4); ``store`` is mutated in place by
-    the variable macros.  Never raises for any input text.  The compiler calls the module's own
-    function (imported at module level there, native calls in the mypyc build); this one imports it
-    on first use, so that importing the package (``forgec validate``'s linter) does not.
-    """
+    """:func:`.block.expand_block` (one block's expansion session, §3), imported on first use so that
+    importing the package (``forgec validate``'s linter) does not load it; the compiler calls that
+    function itself (imported at module level there: native calls in the mypyc build)."""
     from forgec.compile.macros.block import expand_block as expand
 
     return expand(text, item_id=item_id, stack=stack, runtime=runtime, store=store, diagnostics=diagnostics,
