@@ -13,7 +13,7 @@ import hashlib
 import json
 from typing import TYPE_CHECKING, Any, TextIO
 
-from forgec.output import escape_json_controls
+from forgec.output.textsafe import escape_json_controls
 
 if TYPE_CHECKING:
     from forgec.diagnostics.findings import LintReport

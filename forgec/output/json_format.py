@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any, TextIO
 
-from forgec.output import escape_json_controls
+from forgec.output.textsafe import escape_json_controls
 
 if TYPE_CHECKING:
     from forgec.diagnostics.findings import Finding, LintReport

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, TextIO
 from xml.sax.saxutils import escape, quoteattr
 
-from forgec.output import escape_controls
+from forgec.output.textsafe import escape_controls
 
 if TYPE_CHECKING:
     from forgec.diagnostics.findings import LintReport

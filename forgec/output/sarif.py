@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 from urllib.parse import quote
 
-from forgec.output import escape_json_controls
+from forgec.output.textsafe import escape_json_controls
 from forgec.resources import VERSION
 
 if TYPE_CHECKING:

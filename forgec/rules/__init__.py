@@ -25,48 +25,12 @@ their module is imported; :func:`all_rules` imports every stage module, by name 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from forgec.rules.registry import DOCS_URL, Rule, register, registered, registered_rules
 
-__all__ = ["Rule", "all_rules", "register", "rule_for"]
+__all__ = ["DOCS_URL", "Rule", "all_rules", "register", "rule_for"]
 
-
-@dataclass(frozen=True, slots=True)
-class Rule:
-    """A diagnostic rule.  ``level`` is the default severity (pi-forge's where pi-forge has the message)."""
-
-    code: str
-    name: str
-    level: str
-    summary: str
-    bad: str = ""
-    good: str = ""
-    #: True when the message comes from pi-forge (kept exact, part of the compatible output)
-    pi_forge: bool = True
-
-    @property
-    def url(self) -> str:
-        """The rule's entry in the rule reference (``docs/rules.md``, generated from this registry)."""
-        return f"{DOCS_URL}#{self.code.lower()}-{self.name}"
-
-
-#: where the rule reference is published (``forgec rule --format markdown`` writes it)
-DOCS_URL = "https://github.com/forgec/forgec/blob/main/docs/rules.md"
-
-_REGISTRY: dict[str, Rule] = {}
-_BY_NAME: dict[str, Rule] = {}
+#: whether :func:`_load_all` has imported every catalog
 _loaded_all = False
-
-
-def register(*rules: Rule) -> None:
-    """Add rules to the registry; codes and names must be unique."""
-    for rule in rules:
-        existing = _REGISTRY.get(rule.code)
-        if existing is not None and existing != rule:
-            raise ValueError(f"rule code {rule.code} registered twice")
-        if rule.name in _BY_NAME and _BY_NAME[rule.name].code != rule.code:
-            raise ValueError(f"rule name {rule.name} registered twice")
-        _REGISTRY[rule.code] = rule
-        _BY_NAME[rule.name] = rule
 
 
 def _load_all() -> None:
@@ -94,11 +58,10 @@ def _load_all() -> None:
 
 def rule_for(code_or_name: str) -> Rule:
     """The rule with this code (``FG101``) or name (``stack-id-invalid``); KeyError if none."""
-    key = code_or_name.strip()
-    rule = _REGISTRY.get(key.upper()) or _BY_NAME.get(key.lower())
+    rule = registered(code_or_name)
     if rule is None:
         _load_all()
-        rule = _REGISTRY.get(key.upper()) or _BY_NAME.get(key.lower())
+        rule = registered(code_or_name)
     if rule is None:
         raise KeyError(code_or_name)
     return rule
@@ -107,4 +70,4 @@ def rule_for(code_or_name: str) -> Rule:
 def all_rules() -> list[Rule]:
     """Every rule, sorted by code."""
     _load_all()
-    return sorted(_REGISTRY.values(), key=lambda r: r.code)
+    return registered_rules()

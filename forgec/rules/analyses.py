@@ -13,7 +13,7 @@ stack), and the test suite runs every one of them through its check.
 
 from __future__ import annotations
 
-from forgec.rules import Rule, register
+from forgec.rules.registry import Rule, register
 
 VOLATILE_IN_SYSTEM = "FG870"
 VOLATILE_BEFORE_HISTORY = "FG871"

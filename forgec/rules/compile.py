@@ -7,7 +7,7 @@ which pi-forge cannot produce (the reference simply hangs, import-regex.md A5.6)
 
 from __future__ import annotations
 
-from forgec.rules import Rule, register
+from forgec.rules.registry import Rule, register
 
 CHAT_HISTORY_IN_SYSTEM = "FG350"
 EMPTY_SYSTEM_PROMPT = "FG351"

@@ -11,7 +11,7 @@ project file on its own and so warns separately about a file it cannot use.  FG5
 
 from __future__ import annotations
 
-from forgec.rules import Rule, register
+from forgec.rules.registry import Rule, register
 
 __all__ = [
     "CONFIG_BACKEND_INVALID",

@@ -5,7 +5,7 @@ All are forgec-only (``extra=True``) and never change pi-forge's own diagnostics
 
 from __future__ import annotations
 
-from forgec.rules import Rule, register
+from forgec.rules.registry import Rule, register
 
 UNKNOWN_FIELD = "FG150"
 TYPO = "FG151"

@@ -8,7 +8,7 @@ belong to ``forgec import-silly`` writing files.  FG720-FG725 are the fidelity-r
 
 from __future__ import annotations
 
-from forgec.rules import Rule, register
+from forgec.rules.registry import Rule, register
 
 PRESET_UNREADABLE = "FG701"
 PRESET_ROOT = "FG702"

@@ -9,7 +9,7 @@ checks of the loader (§10.6) are FG60x/FG63x rules in :mod:`forgec.rules.regex_
 
 from __future__ import annotations
 
-from forgec.rules import Rule, register
+from forgec.rules.registry import Rule, register
 
 # --- FG0xx: reading ------------------------------------------------------------------------------
 JSON_PARSE_ERROR = "FG001"

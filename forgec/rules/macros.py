@@ -8,7 +8,7 @@ of the pi-forge-compatible output (``extra=True``).
 
 from __future__ import annotations
 
-from forgec.rules import Rule, register
+from forgec.rules.registry import Rule, register
 
 MACRO_FAILED = "FG201"
 UNRESOLVED_MACRO = "FG202"

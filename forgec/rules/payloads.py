@@ -9,7 +9,7 @@ are usage errors of ``forgec compile`` (exit 2), not findings, so they have no r
 
 from __future__ import annotations
 
-from forgec.rules import Rule, register
+from forgec.rules.registry import Rule, register
 
 PAYLOAD_REQUEST_FAILED = "FG801"
 THINKING_LEVEL_CLAMPED = "FG802"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from forgec.rules import Rule, register
+from forgec.rules.registry import Rule, register
 
 PLUGIN_LOAD_FAILED = "FG950"
 PLUGIN_NOT_TRUSTED = "FG951"

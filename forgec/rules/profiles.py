@@ -8,7 +8,7 @@ A profile file that cannot be read or parsed is reported by the reader's own rul
 
 from __future__ import annotations
 
-from forgec.rules import Rule, register
+from forgec.rules.registry import Rule, register
 
 # --- loading one file (§1.3 steps 2-3) -----------------------------------------------------------
 PROFILE_ROOT_NOT_OBJECT = "FG500"

@@ -6,7 +6,7 @@ belong to the regex rules at compile time (:mod:`forgec.rules.compile`).
 
 from __future__ import annotations
 
-from forgec.rules import Rule, register
+from forgec.rules.registry import Rule, register
 
 REGEX_NOT_OBJECT = "FG601"
 REGEX_SCHEMA_VERSION = "FG602"

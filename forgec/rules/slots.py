@@ -6,7 +6,7 @@ the rest of the FG3xx range.
 
 from __future__ import annotations
 
-from forgec.rules import Rule, register
+from forgec.rules.registry import Rule, register
 
 UNSUPPORTED_SLOT = Rule(
     code="FG301",

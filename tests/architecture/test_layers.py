@@ -208,12 +208,13 @@ def test_every_public_exception_is_a_forgec_error() -> None:
 
 
 def test_rule_catalogs_are_all_loaded() -> None:
-    """``rules._load_all`` imports its catalogs by name; a new catalog module must be added there."""
+    """``rules._load_all`` imports its catalogs by name; a new catalog module must be added there (every
+    module of the package but the registry the catalogs register into)."""
     import forgec.rules
 
     source = (PACKAGE / "rules" / "__init__.py").read_text(encoding="utf-8")
     listed = set(re.findall(r"^\s+(\w+),$", source.split("def _load_all", 1)[1].split("_loaded_all = True")[0], re.M))
-    present = {p.stem for p in (PACKAGE / "rules").glob("*.py") if p.stem != "__init__"}
+    present = {p.stem for p in (PACKAGE / "rules").glob("*.py") if p.stem not in ("__init__", "registry")}
     assert listed == present
     assert forgec.rules.all_rules()
 
@@ -249,3 +250,60 @@ def test_version_is_the_project_version() -> None:
 
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     assert forgec.__version__ == project["version"]
+
+
+#: module circles that are a package's lazy face, and why each is allowed: the package's ``__init__``
+#: loads the submodule on first use (PEP 562 ``__getattr__``, or an import inside the one function that
+#: needs it) so a cold ``forgec validate`` does not, and the submodule reads a small table from the face
+LAZY_FACES = {
+    frozenset({"forgec.cli", "forgec.cli._group", "forgec.cli.completion"}): (
+        "the click group is loaded only when a command needs click; the face's command table names each command "
+        "module, and `completion` asks the group for the script it prints"
+    ),
+    frozenset({"forgec.diagnostics", "forgec.diagnostics.core"}): "Diagnostic is loaded on the first finding",
+    frozenset({"forgec.cli._validate_options", "forgec.cli._validate_run"}): (
+        "the options module starts the run lazily; the run names the options' type under TYPE_CHECKING only"
+    ),
+}
+
+
+def _module_circles() -> list[set[str]]:
+    """The strongly connected groups of two or more modules in the module import graph (Tarjan)."""
+    graph = {
+        module: {target for target, _ in _imports(module, path) if target in MODULES} for module, path in MODULES.items()
+    }
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    circles: list[set[str]] = []
+
+    def visit(module: str) -> None:
+        index[module] = low[module] = len(index)
+        stack.append(module)
+        for target in sorted(graph[module]):
+            if target not in index:
+                visit(target)
+                low[module] = min(low[module], low[target])
+            elif target in stack:
+                low[module] = min(low[module], index[target])
+        if low[module] == index[module]:
+            group = set()
+            while True:
+                member = stack.pop()
+                group.add(member)
+                if member == module:
+                    break
+            if len(group) > 1:
+                circles.append(group)
+
+    for module in sorted(graph):
+        if module not in index:
+            visit(module)
+    return circles
+
+
+def test_modules_import_each_other_in_no_circle_but_the_lazy_faces() -> None:
+    """Inside a room too, imports form no circle (a package's catalogs import the registry module, not
+    the package that loads them); the only circles are the lazy faces of :data:`LAZY_FACES`."""
+    found = [sorted(group) for group in _module_circles() if frozenset(group) not in LAZY_FACES]
+    assert found == []
