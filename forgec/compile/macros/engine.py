@@ -63,6 +63,9 @@ MAX_BLOCK_WORK = 2 * MAX_BLOCK_LENGTH
 _READERS = frozenset({"getvar", "var", "getturnvar", "getsessionvar"})
 #: Python frames one nesting level may use (render -> renderer -> expand_arg -> expand_nodes ...)
 _FRAMES_PER_LEVEL = 6
+#: ``sys.getrecursionlimit`` bound once: :func:`expand_session` asks it every block (a module attribute
+#: look-up and a generic call less in the mypyc build)
+_recursion_limit = sys.getrecursionlimit
 #: built-in renderers :meth:`Session.render` may run without a render context when the arguments they
 #: use are plain text (:meth:`Session._render_plain`): renderer -> (kind, scope, transform), filled by
 #: :mod:`forgec.compile.macros.builtins` (keyed by the renderer object, so a different table gets none)
@@ -384,18 +387,22 @@ class Session:
         try:
             return self.expand_nodes(nodes)
         except (JsRangeError, ExpansionTooLong):
-            self.trace = None
-            self.diagnostics.append(
-                Diagnostic(
-                    "error",
-                    f"Block output would be longer than forgec's limit of {string_limit()} UTF-16 units; "
-                    "the block is kept as written.",
-                    EXPANSION_TOO_LONG,
-                    item_id=self.item_id,
-                    pointer=self.pointer,
-                )
+            return self._block_too_long()
+
+    def _block_too_long(self) -> str:
+        """The block's own output would cross a length limit: FG203, the block kept as written."""
+        self.trace = None
+        self.diagnostics.append(
+            Diagnostic(
+                "error",
+                f"Block output would be longer than forgec's limit of {string_limit()} UTF-16 units; "
+                "the block is kept as written.",
+                EXPANSION_TOO_LONG,
+                item_id=self.item_id,
+                pointer=self.pointer,
             )
-            return self.text
+        )
+        return self.text
 
     def render(self, macro: Macro) -> str:
         """§3.2 for one complete macro."""
@@ -680,7 +687,8 @@ def expand_session(text: str, doc: tuple[Node, ...], item_id: Any, stack: dict[s
     were generic calls into it, and in the mypyc build a keyword call into the native ``Session``
     matched its ten keyword names one by one, with four more generic calls for the trace, the walk and
     the findings; made here they are native calls (~15,000 instructions a block less, compiled)."""
-    ensure_recursion_headroom()
+    if _recursion_limit() < MAX_DEPTH * _FRAMES_PER_LEVEL + 1_000:  # ensure_recursion_headroom, inlined
+        ensure_recursion_headroom()
     session = Session(
         text,
         item_id=item_id,
@@ -694,6 +702,10 @@ def expand_session(text: str, doc: tuple[Node, ...], item_id: Any, stack: dict[s
         pointer=pointer,
     )
     session.trace = trace
-    result = session.expand_block(doc)
-    session.report_unresolved()
+    try:  # Session.expand_block, inlined (one frame less a block)
+        result = session.expand_nodes(doc)
+    except (JsRangeError, ExpansionTooLong):
+        result = session._block_too_long()
+    if session.unresolved:  # most blocks have no unresolved macro: no call
+        session.report_unresolved()
     return result, session.trace
