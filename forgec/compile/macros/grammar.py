@@ -174,7 +174,8 @@ def scan_top_level(text: str) -> list[str | Span] | None:
     What a first-sight block needs (:func:`forgec.compile.macros.engine.expand_first_sight`): a flat macro
     is rendered from its text, with no :class:`Macro`, parts lists or parser frames; a macro with macros
     inside is parsed on its own (:func:`parse_macro_at`) only when it is rendered.  The tokens are the
-    parser's (the same ``str.split`` at ``{{`` and, in each chunk, at ``}}``); a depth counter stands for
+    parser's (the same ``str.split`` at ``{{``; in each chunk, ``str.find`` of ``}}`` from the end of the
+    previous one, the cut ``split`` makes, without making the segments); a depth counter stands for
     the parser's stack of frames (every ``}}`` closes the innermost open ``{{``; with none open it is
     text), so with nothing left open the top-level macros are exactly the parser's: a macro ends where
     the depth comes back to zero.  ``::`` needs no look here: at the top level it is text, inside a macro
@@ -199,20 +200,18 @@ def scan_top_level(text: str) -> list[str | Span] | None:
             top = pos
             flat = True
         depth += 1
-        pos += 2
-        closing = False
-        for segment in chunk.split("}}"):
-            if closing:  # a "}}" before this segment
-                pos += 2
-                if depth:
-                    depth -= 1
-                    if not depth:
-                        if top > last:
-                            spans.append(text[last:top])
-                        spans.append((top, pos, flat))
-                        last = pos
-            closing = True
-            pos += len(segment)
+        pos += 2  # where the chunk starts
+        close = chunk.find("}}")  # the chunk's "}}" tokens, cut from each run's start as split cuts them
+        while close >= 0:
+            if depth:
+                depth -= 1
+                if not depth:
+                    if top > last:
+                        spans.append(text[last:top])
+                    last = pos + close + 2
+                    spans.append((top, last, flat))
+            close = chunk.find("}}", close + 2)
+        pos += len(chunk)
     if depth:
         return None
     if last < len(text):
