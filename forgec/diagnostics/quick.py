@@ -33,7 +33,7 @@ from typing import Any
 from forgec.diagnostics import Level, Pointer
 from forgec.diagnostics.core import Diagnostic
 
-__all__ = ["POSITIONED", "ConstructorMaker", "positioned_factory"]
+__all__ = ["NATIVE_POSITIONED", "POSITIONED", "ConstructorMaker", "native_make", "positioned_factory"]
 
 #: the fields, in order, with the defaults of those after ``length`` that the factory fills in
 _FIELDS: tuple[tuple[str, Any], ...] = (
@@ -181,3 +181,9 @@ def _typed_fields(diagnostic: Any) -> list[tuple[Any, type]]:
 #: the maker of positioned :class:`~forgec.diagnostics.core.Diagnostic` findings (a fast one, or the fallback
 #: :class:`ConstructorMaker`: never None, so callers have one call, not two arms)
 POSITIONED: Positioned = positioned_factory(Diagnostic)
+#: whether :data:`POSITIONED` is :func:`native_make` (the mypyc build).  Through the variable, a compiled
+#: caller makes a generic Python call (boxed arguments, the function's Python wrapper: ~1,500 instructions a
+#: finding); a compiled module that asks this flag and calls :func:`native_make` by name makes a C call.
+NATIVE_POSITIONED: bool = POSITIONED is _native_make
+#: :func:`_native_make` by a public name, for the callers of :data:`NATIVE_POSITIONED`
+native_make = _native_make

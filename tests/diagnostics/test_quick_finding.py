@@ -234,3 +234,10 @@ def vars_of(made: Any) -> list[tuple[Any, type]]:
     """Every field of a dataclass instance with its type."""
     values = [getattr(made, field.name) for field in dataclasses.fields(made)]
     return [(value, type(value)) for value in values]
+
+
+def test_the_native_flag_names_the_native_maker() -> None:
+    """``NATIVE_POSITIONED`` (what the engine asks before calling ``native_make`` by name) is set exactly
+    when ``POSITIONED`` is the native maker, and ``native_make`` is that maker."""
+    assert quick.native_make is quick._native_make
+    assert quick.NATIVE_POSITIONED is (quick.POSITIONED is quick._native_make)

@@ -29,7 +29,7 @@ from forgec.compile.macros.grammar import Span, parse_macro_at
 from forgec.compile.macros.nodes import Macro, Node
 from forgec.compile.macros.replay import REPLAYABLE, Trace
 from forgec.diagnostics import Diagnostic
-from forgec.diagnostics.quick import POSITIONED
+from forgec.diagnostics.quick import NATIVE_POSITIONED, POSITIONED, native_make
 from forgec.js.values import JS_WHITESPACE, js_concat, js_len
 from forgec.model.runtime import Runtime
 from forgec.model.variables import MISSING, VariableStore, lookup, to_macro_text, to_prompt_text
@@ -621,7 +621,7 @@ class Session:
         if not command:
             return text[start:end]
         renderer = self.builtins.get(command)
-        if renderer is None:
+        if renderer is None and self.custom:  # no look-up in an empty table (no custom macros: the usual case)
             renderer = self.custom.get(command)
         if renderer is not None:
             if not flat:  # its arguments hold macros: the parser's macro, rendered as always
@@ -762,15 +762,13 @@ class Session:
                 append(unresolved_diagnostic(macro, expression, level, self.item_id, self.pointer))
             else:  # a first sight's: unresolved_diagnostic's new finding, with no parse to keep it on
                 start, end = macro
-                append(POSITIONED(
-                    level,  # type: ignore[arg-type]
-                    f"Unresolved macro: {{{{{expression}}}}}",
-                    UNRESOLVED_MACRO,
-                    self.item_id,
-                    self.pointer,
-                    start,
-                    end - start,
-                ))
+                message = f"Unresolved macro: {{{{{expression}}}}}"
+                if NATIVE_POSITIONED:  # POSITIONED itself, called natively in the mypyc build
+                    append(native_make(level, message, UNRESOLVED_MACRO, self.item_id, self.pointer,  # type: ignore[arg-type]
+                                       start, end - start))
+                else:
+                    append(POSITIONED(level, message, UNRESOLVED_MACRO, self.item_id, self.pointer,  # type: ignore[arg-type]
+                                      start, end - start))
 
 
 def unresolved_diagnostic(macro: Macro, expression: str, level: str, item_id: Any, pointer: tuple[Any, ...] | None) -> Diagnostic:
@@ -793,15 +791,13 @@ def unresolved_diagnostic(macro: Macro, expression: str, level: str, item_id: An
         found: Diagnostic = memo[3]
         return found
     # the same finding without the dataclass's __init__ (diagnostics/quick.py; its fallback calls it)
-    diagnostic = POSITIONED(
-        level,  # type: ignore[arg-type]
-        f"Unresolved macro: {{{{{expression}}}}}",
-        UNRESOLVED_MACRO,
-        item_id,
-        pointer,
-        macro.start,
-        macro.end - macro.start,
-    )
+    message = f"Unresolved macro: {{{{{expression}}}}}"
+    if NATIVE_POSITIONED:  # POSITIONED itself, called natively in the mypyc build
+        diagnostic = native_make(level, message, UNRESOLVED_MACRO, item_id, pointer,  # type: ignore[arg-type]
+                                 macro.start, macro.end - macro.start)
+    else:
+        diagnostic = POSITIONED(level, message, UNRESOLVED_MACRO, item_id, pointer,  # type: ignore[arg-type]
+                                macro.start, macro.end - macro.start)
     if item_id is None or type(item_id) is str:
         macro._report = (level, item_id, pointer, diagnostic)
     return diagnostic
