@@ -756,19 +756,20 @@ class Session:
         if policy == "keep":
             return
         level = "error" if policy == "error" else "warning"
-        append = self.diagnostics.append
+        diagnostics = self.diagnostics  # its append called by name: a list primitive in the mypyc build
         for expression, macro in self.unresolved.items():
             if isinstance(macro, Macro):
-                append(unresolved_diagnostic(macro, expression, level, self.item_id, self.pointer))
+                diagnostics.append(unresolved_diagnostic(macro, expression, level, self.item_id, self.pointer))
             else:  # a first sight's: unresolved_diagnostic's new finding, with no parse to keep it on
                 start, end = macro
                 message = f"Unresolved macro: {{{{{expression}}}}}"
                 if NATIVE_POSITIONED:  # POSITIONED itself, called natively in the mypyc build
-                    append(native_make(level, message, UNRESOLVED_MACRO, self.item_id, self.pointer,  # type: ignore[arg-type]
-                                       start, end - start))
+                    found = native_make(level, message, UNRESOLVED_MACRO, self.item_id, self.pointer,  # type: ignore[arg-type]
+                                        start, end - start)
                 else:
-                    append(POSITIONED(level, message, UNRESOLVED_MACRO, self.item_id, self.pointer,  # type: ignore[arg-type]
-                                      start, end - start))
+                    found = POSITIONED(level, message, UNRESOLVED_MACRO, self.item_id, self.pointer,  # type: ignore[arg-type]
+                                       start, end - start)
+                diagnostics.append(found)
 
 
 def unresolved_diagnostic(macro: Macro, expression: str, level: str, item_id: Any, pointer: tuple[Any, ...] | None) -> Diagnostic:
