@@ -16,7 +16,7 @@ equal, and holds the fast path switched on (so a changed field list is noticed, 
 
 In the pure build a faster maker still is used when it gives the same object: :mod:`.twin` stores the
 values in a plain object of the same slots and then assigns it ``Diagnostic`` as its class (~0.25 µs a
-finding); the mypyc build's native class refuses that.  There, :func:`_native_make` is used instead: this
+finding); the mypyc build's native class refuses that.  There, :func:`native_make` is used instead: this
 module compiled, its attribute stores on a ``Diagnostic`` are C stores into the native object, which do
 not go through the ``__setattr__`` by which the dataclass enforces ``frozen`` (~0.1 µs a finding against
 ~0.9 µs through the descriptors).  Run as Python, its first store raises ``FrozenInstanceError``, and the
@@ -33,7 +33,7 @@ from typing import Any
 from forgec.diagnostics import Level, Pointer
 from forgec.diagnostics.core import Diagnostic
 
-__all__ = ["POSITIONED", "ConstructorMaker", "positioned_factory"]
+__all__ = ["NATIVE_POSITIONED", "POSITIONED", "ConstructorMaker", "native_make", "positioned_factory"]
 
 #: the fields, in order, with the defaults of those after ``length`` that the factory fills in
 _FIELDS: tuple[tuple[str, Any], ...] = (
@@ -125,7 +125,7 @@ def _fast_factory(cls: Any, twin: bool) -> Positioned | None:
     if not _same(make, built):
         return None
     if twin and made_class is Diagnostic and _native_stores_work(built):
-        return _native_make
+        return native_make
     if twin:  # a plain slotted object given the class (pure build only: .twin), when it makes the same
         from forgec.diagnostics.twin import twin_factory
 
@@ -135,8 +135,8 @@ def _fast_factory(cls: Any, twin: bool) -> Positioned | None:
     return make
 
 
-def _native_make(level: Level, message: str, code: str, item_id: Any, pointer: Pointer | None,
-                 offset: int | None, length: int | None) -> Diagnostic:
+def native_make(level: Level, message: str, code: str, item_id: Any, pointer: Pointer | None,
+                offset: int | None, length: int | None) -> Diagnostic:
     """A ``Diagnostic`` made by storing its fields one by one: in the mypyc build (this module and
     ``diagnostics/core.py`` compiled) each store is a C store into the native object, bypassing the
     frozen dataclass's ``__setattr__``; as Python the first store raises ``FrozenInstanceError``
@@ -160,9 +160,9 @@ def _native_make(level: Level, message: str, code: str, item_id: Any, pointer: P
 
 
 def _native_stores_work(built: Any) -> bool:
-    """Whether :func:`_native_make` runs here (compiled) and makes what the constructor made (``built``)."""
+    """Whether :func:`native_make` runs here (compiled) and makes what the constructor made (``built``)."""
     try:
-        return _same(_native_make, built)
+        return _same(native_make, built)
     except (dataclasses.FrozenInstanceError, AttributeError, TypeError):
         return False
 
@@ -181,3 +181,8 @@ def _typed_fields(diagnostic: Any) -> list[tuple[Any, type]]:
 #: the maker of positioned :class:`~forgec.diagnostics.core.Diagnostic` findings (a fast one, or the fallback
 #: :class:`ConstructorMaker`: never None, so callers have one call, not two arms)
 POSITIONED: Positioned = positioned_factory(Diagnostic)
+#: whether :data:`POSITIONED` is :func:`native_make` (the mypyc build).  Through the variable, a compiled
+#: caller makes a generic Python call (boxed arguments, the function's Python wrapper); a compiled module
+#: that asks this flag and calls the function by its own name (an alias is a variable too) makes a C call.
+NATIVE_POSITIONED: bool = POSITIONED is native_make
+

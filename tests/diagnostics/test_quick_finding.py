@@ -45,21 +45,21 @@ def test_the_twin_maker_is_handed_out_in_the_pure_build_only() -> None:
 
 
 def test_the_native_maker_is_handed_out_in_the_compiled_build_only() -> None:
-    """Compiled, ``quick._native_make`` stores straight into the native object (frozen is the dataclass's
+    """Compiled, ``quick.native_make`` stores straight into the native object (frozen is the dataclass's
     ``__setattr__``, which compiled stores do not call); as Python its first store raises, so the pure
     build never hands it out.  Either way what it makes (when it runs) is the constructor's object."""
     compiled = "diagnostics/quick.py" in compiled_modules() and not PURE_CORE
-    assert (POSITIONED is quick._native_make) is compiled
+    assert (POSITIONED is quick.native_make) is compiled
     built = Diagnostic("error", "m", "FG201", item_id="i", pointer=("items", 2, "content"), offset=3, length=4)
     if compiled:
-        made = quick._native_make("error", "m", "FG201", "i", ("items", 2, "content"), 3, 4)
+        made = quick.native_make("error", "m", "FG201", "i", ("items", 2, "content"), 3, 4)
         assert type(made) is Diagnostic and made == built and _fields(made) == _fields(built)
         assert hash(made) == hash(built) and repr(made) == repr(built) and made.to_pi() == built.to_pi()
         with pytest.raises(dataclasses.FrozenInstanceError):
             made.level = "warning"  # type: ignore[misc]
     else:
         with pytest.raises(dataclasses.FrozenInstanceError):
-            quick._native_make("error", "m", "FG201", "i", None, 3, 4)
+            quick.native_make("error", "m", "FG201", "i", None, 3, 4)
         assert not quick._native_stores_work(built)
 
 
@@ -234,3 +234,10 @@ def vars_of(made: Any) -> list[tuple[Any, type]]:
     """Every field of a dataclass instance with its type."""
     values = [getattr(made, field.name) for field in dataclasses.fields(made)]
     return [(value, type(value)) for value in values]
+
+
+def test_the_native_flag_names_the_native_maker() -> None:
+    """``NATIVE_POSITIONED`` (what the engine asks before calling ``native_make`` by name) is set exactly
+    when ``POSITIONED`` is the native maker: in the compiled build only."""
+    assert quick.NATIVE_POSITIONED is (quick.POSITIONED is quick.native_make)
+    assert quick.NATIVE_POSITIONED is ("diagnostics/quick.py" in compiled_modules() and not PURE_CORE)

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from forgec.compile.macros import engine, replay
 from forgec.compile.macros.builtins import BUILTIN_RENDERERS
-from forgec.compile.macros.grammar import parse, parse_seen
+from forgec.compile.macros.grammar import parse, parse_seen, scan_top_level
 from forgec.compile.macros.nodes import Document, Macro
 
 if TYPE_CHECKING:
@@ -83,6 +83,16 @@ def expand_block(
             replayed = replay.replay_entries(recorded, context, store, static, diagnostics)  # type: ignore[arg-type]
             if replayed is not None:
                 return replayed
+        if not keep:
+            # a first sight: neither traced nor kept parsed, so its top level is enough (engine.expand_first_sight);
+            # None: a "{{" left unclosed, which the whole parse handles
+            spans = scan_top_level(text)
+            if spans is not None:
+                for span in spans:
+                    if not isinstance(span, str):
+                        return engine.expand_first_sight(text, spans, item_id, stack, runtime, store, diagnostics,
+                                                         selected_tools, BUILTIN_RENDERERS, custom, pointer)
+                return text  # no macro at the top level
         # the parse cache takes the replay cache's word on a first sight: one cache call per new block
         doc = parse_seen(text, keep)
     else:

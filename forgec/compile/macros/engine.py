@@ -25,10 +25,11 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from forgec.compile.macros.grammar import Span, parse_macro_at
 from forgec.compile.macros.nodes import Macro, Node
 from forgec.compile.macros.replay import REPLAYABLE, Trace
 from forgec.diagnostics import Diagnostic
-from forgec.diagnostics.quick import POSITIONED
+from forgec.diagnostics.quick import NATIVE_POSITIONED, POSITIONED, native_make
 from forgec.js.values import JS_WHITESPACE, js_concat, js_len
 from forgec.model.runtime import Runtime
 from forgec.model.variables import MISSING, VariableStore, lookup, to_macro_text, to_prompt_text
@@ -47,6 +48,7 @@ __all__ = [
     "check_length",
     "check_parts",
     "check_units",
+    "expand_first_sight",
     "string_limit",
 ]
 
@@ -63,6 +65,9 @@ MAX_BLOCK_WORK = 2 * MAX_BLOCK_LENGTH
 _READERS = frozenset({"getvar", "var", "getturnvar", "getsessionvar"})
 #: Python frames one nesting level may use (render -> renderer -> expand_arg -> expand_nodes ...)
 _FRAMES_PER_LEVEL = 6
+#: ``sys.getrecursionlimit`` bound once: :func:`expand_session` asks it every block (a module attribute
+#: look-up and a generic call less in the mypyc build)
+_recursion_limit = sys.getrecursionlimit
 #: built-in renderers :meth:`Session.render` may run without a render context when the arguments they
 #: use are plain text (:meth:`Session._render_plain`): renderer -> (kind, scope, transform), filled by
 #: :mod:`forgec.compile.macros.builtins` (keyed by the renderer object, so a different table gets none)
@@ -292,8 +297,9 @@ class Session:
         self.builtins = builtins
         self.custom = custom
         self.pointer = pointer
-        #: trimmed expression -> its first completed occurrence (offset and length of the finding)
-        self.unresolved: dict[str, Macro] = {}
+        #: trimmed expression -> its first completed occurrence (offset and length of the finding): its
+        #: macro, or a first sight's top-level macro as its start and end offsets (:meth:`render_span`)
+        self.unresolved: dict[str, Macro | tuple[int, int]] = {}
         self.depth = 0
         #: characters the block's macros have produced so far (bounded by MAX_BLOCK_WORK)
         self.work = 0
@@ -384,18 +390,22 @@ class Session:
         try:
             return self.expand_nodes(nodes)
         except (JsRangeError, ExpansionTooLong):
-            self.trace = None
-            self.diagnostics.append(
-                Diagnostic(
-                    "error",
-                    f"Block output would be longer than forgec's limit of {string_limit()} UTF-16 units; "
-                    "the block is kept as written.",
-                    EXPANSION_TOO_LONG,
-                    item_id=self.item_id,
-                    pointer=self.pointer,
-                )
+            return self._block_too_long()
+
+    def _block_too_long(self) -> str:
+        """The block's own output would cross a length limit: FG203, the block kept as written."""
+        self.trace = None
+        self.diagnostics.append(
+            Diagnostic(
+                "error",
+                f"Block output would be longer than forgec's limit of {string_limit()} UTF-16 units; "
+                "the block is kept as written.",
+                EXPANSION_TOO_LONG,
+                item_id=self.item_id,
+                pointer=self.pointer,
             )
-            return self.text
+        )
+        return self.text
 
     def render(self, macro: Macro) -> str:
         """§3.2 for one complete macro."""
@@ -541,6 +551,164 @@ class Session:
         self.write(scope, first, value)
         return ""
 
+    # --- a first sight: the top level from its spans (expand_first_sight) --------------------------
+
+    def expand_spans(self, spans: list[str | Span]) -> str:
+        """:meth:`expand_nodes` over :func:`.grammar.scan_top_level`'s top level: the same pieces, measured,
+        counted and joined the same way, each macro rendered by :meth:`render_span`."""
+        count = len(spans)
+        if count == 0:
+            return ""
+        node = spans[0]
+        piece = node if isinstance(node, str) else self.render_span(node)
+        size = len(piece)  # code points: a lower bound of UTF-16 units, at least half of them
+        half = string_limit() // 2  # size > half  <=>  size * 2 > limit
+        if count == 1:
+            if size > half:
+                _check_exact(size, [piece])
+            return piece
+        out = [piece]
+        exact = -1  # UTF-16 units, counted once the lower bound comes near a limit
+        if size > half:
+            exact = _check_exact(size, out)
+        pending = size  # the first piece's work, counted when the second arrives
+        first = True
+        for node in spans:
+            if first:
+                first = False
+                continue
+            piece = node if isinstance(node, str) else self.render_span(node)
+            out.append(piece)
+            length = len(piece)
+            self.work += length + pending
+            pending = 0
+            if exact >= 0:
+                exact += js_len(piece)
+                check_units(exact)
+            else:
+                size += length
+                if size > half:  # near a limit: measure exactly, before anything is joined
+                    exact = _check_exact(size, out)
+        text = "".join(out)
+        if text.isascii():
+            return text
+        return js_concat(out)  # halves of a surrogate pair that meet here form the character
+
+    def render_span(self, span: Span) -> str:
+        """:meth:`render` for a top-level macro of a first sight, given by its offsets (:data:`.grammar.Span`).
+
+        A macro with macros inside is parsed on its own and rendered by :meth:`render`.  A flat one is
+        read from its text: its inside is one segment, so its parts are the pieces between its ``::``,
+        each one text piece (or none); the command, an unknown macro's variable and the plain built-ins
+        (:meth:`_render_plain_pieces`) are done here as :meth:`render` does them, and anything else gets
+        the parser's very :class:`Macro` and :meth:`render`.  No trace: a first sight is not recorded.
+        """
+        start, end, flat = span
+        text = self.text
+        pieces: list[str] | None = None
+        if flat:
+            inside = text[start + 2 : end - 2]
+            pieces = inside.split("::") if "::" in inside else None
+            command = (inside if pieces is None else pieces[0]).strip(JS_WHITESPACE)
+        else:
+            # the command is the text up to the macro's first "::"; when that comes before the first inner
+            # "{{" it is the first segment's (no "}}" there: it would have closed the macro), else the parse's
+            head = text[start + 2 : text.find("{{", start + 2)]
+            cut = head.find("::")
+            if cut < 0:
+                return self.render(parse_macro_at(text, start, end))
+            command = head[:cut].strip(JS_WHITESPACE)
+        if not command:
+            return text[start:end]
+        renderer = self.builtins.get(command)
+        if renderer is None and self.custom:  # no look-up in an empty table (no custom macros: the usual case)
+            renderer = self.custom.get(command)
+        if renderer is not None:
+            if not flat:  # its arguments hold macros: the parser's macro, rendered as always
+                return self.render(parse_macro_at(text, start, end))
+            plain = PLAIN_RENDERERS.get(renderer)
+            if plain is not None and self.depth < MAX_DEPTH:
+                done = self._render_plain_pieces(start, end, pieces, plain)
+                if done is not None:
+                    return done
+            return self.render(_flat_macro(text, start, end, pieces))
+        value = lookup(command, self.store, self.static, "any")
+        if value is not MISSING:
+            return value if type(value) is str else to_macro_text(value)
+        self._unresolved_span(start, end)
+        return text[start:end]
+
+    def _unresolved_span(self, start: int, end: int) -> None:
+        """:meth:`_unresolved` for a top-level macro of a first sight: its offsets kept, not a :class:`Macro`
+        (:meth:`report_unresolved` makes its finding afresh: a first sight keeps no parse to hold it)."""
+        expression = self.text[start + 2 : end - 2].strip(JS_WHITESPACE)
+        if expression not in self.unresolved:
+            self.unresolved[expression] = (start, end)
+
+    def _render_plain_pieces(self, start: int, end: int, pieces: list[str] | None,
+                             plain: tuple[str, str, Callable[[str], str] | None]) -> str | None:
+        """:meth:`_render_plain` for a flat macro, its parts given as the text ``pieces`` between its ``::``
+        (None: no ``::``, the command alone): every part is one text piece or empty, so nothing falls back
+        for a nested macro; the rest -- reads, writes, results, work, the None before any of them -- is
+        :meth:`_render_plain`'s, line for line."""
+        kind, scope, transform = plain
+        last = 0 if pieces is None else len(pieces) - 1  # the last argument's index in the parts
+        if kind == "get":
+            name = "" if pieces is None else pieces[1].strip(JS_WHITESPACE)
+            if not name:
+                self._unresolved_span(start, end)
+                return self.text[start:end]
+            value = lookup(name, self.store, self.static, scope)  # type: ignore[arg-type]
+            if value is MISSING:
+                result = ""
+            elif type(value) is str:
+                result = value
+                if len(result) * 2 > MAX_BLOCK_LENGTH or len(result) * 2 > MAX_STRING_LENGTH:
+                    return None
+            else:
+                return None
+            if self.trace is not None:
+                self.trace.reads.append((name, scope, value))
+            return result
+        if self.work > MAX_BLOCK_WORK:
+            return None
+        args: list[str] = []
+        used = last if kind == "set" else min(last, 1)  # a filter uses its first argument only
+        if pieces is not None:
+            for index in range(1, used + 1):
+                piece = pieces[index]
+                args.append(piece if index < last else piece.rstrip(JS_WHITESPACE))
+        if transform is not None:  # a filter
+            result = transform(args[0] if args else "")
+            size = len(result)
+            if size * 2 > MAX_BLOCK_LENGTH or size * 2 > MAX_STRING_LENGTH:
+                return None
+            self.work += size
+            return result
+        count = len(args)
+        first = args[0].strip(JS_WHITESPACE) if count else ""
+        begin = 1
+        if not scope:  # setvar: [turn|session::]name::value
+            if first in ("turn", "session"):
+                scope = first
+                first = args[1].strip(JS_WHITESPACE) if count > 1 else ""
+                begin = 2
+            else:
+                scope = "turn"
+        if not first:
+            self._unresolved_span(start, end)
+            return self.text[start:end]
+        if begin >= count:
+            value = ""
+        elif count - begin == 1:
+            value = args[begin]
+        else:
+            value = "::".join(args[begin:])
+        if len(value) * 2 > string_limit():
+            return None
+        self.write(scope, first, value)
+        return ""
+
     def _failed(self, macro: Macro, command: str, detail: str, code: str = MACRO_FAILED) -> str:
         """Record ``Macro {{command}} failed: detail`` and keep the macro's text, as pi-forge does."""
         self.trace = None  # a failure may depend on more than the text (recursion, the caps)
@@ -588,9 +756,20 @@ class Session:
         if policy == "keep":
             return
         level = "error" if policy == "error" else "warning"
-        append = self.diagnostics.append
+        diagnostics = self.diagnostics  # its append called by name: a list primitive in the mypyc build
         for expression, macro in self.unresolved.items():
-            append(unresolved_diagnostic(macro, expression, level, self.item_id, self.pointer))
+            if isinstance(macro, Macro):
+                diagnostics.append(unresolved_diagnostic(macro, expression, level, self.item_id, self.pointer))
+            else:  # a first sight's: unresolved_diagnostic's new finding, with no parse to keep it on
+                start, end = macro
+                message = f"Unresolved macro: {{{{{expression}}}}}"
+                if NATIVE_POSITIONED:  # POSITIONED itself, called natively in the mypyc build
+                    found = native_make(level, message, UNRESOLVED_MACRO, self.item_id, self.pointer,  # type: ignore[arg-type]
+                                        start, end - start)
+                else:
+                    found = POSITIONED(level, message, UNRESOLVED_MACRO, self.item_id, self.pointer,  # type: ignore[arg-type]
+                                       start, end - start)
+                diagnostics.append(found)
 
 
 def unresolved_diagnostic(macro: Macro, expression: str, level: str, item_id: Any, pointer: tuple[Any, ...] | None) -> Diagnostic:
@@ -613,18 +792,35 @@ def unresolved_diagnostic(macro: Macro, expression: str, level: str, item_id: An
         found: Diagnostic = memo[3]
         return found
     # the same finding without the dataclass's __init__ (diagnostics/quick.py; its fallback calls it)
-    diagnostic = POSITIONED(
-        level,  # type: ignore[arg-type]
-        f"Unresolved macro: {{{{{expression}}}}}",
-        UNRESOLVED_MACRO,
-        item_id,
-        pointer,
-        macro.start,
-        macro.end - macro.start,
-    )
+    message = f"Unresolved macro: {{{{{expression}}}}}"
+    if NATIVE_POSITIONED:  # POSITIONED itself, called natively in the mypyc build
+        diagnostic = native_make(level, message, UNRESOLVED_MACRO, item_id, pointer,  # type: ignore[arg-type]
+                                 macro.start, macro.end - macro.start)
+    else:
+        diagnostic = POSITIONED(level, message, UNRESOLVED_MACRO, item_id, pointer,  # type: ignore[arg-type]
+                                macro.start, macro.end - macro.start)
     if item_id is None or type(item_id) is str:
         macro._report = (level, item_id, pointer, diagnostic)
     return diagnostic
+
+
+def _flat_macro(text: str, start: int, end: int, pieces: list[str] | None) -> Macro:
+    """The :class:`Macro` the parser makes for the flat macro ``text[start:end]``, given the ``pieces``
+    between its ``::`` (None: it has none): one part per piece (a text piece, or none for an empty one), the
+    separators' offsets."""
+    if pieces is None:
+        inside = text[start + 2 : end - 2]
+        return Macro(start, end, [[inside] if inside else []], [])
+    parts: list[list[Node]] = []
+    seps: list[int] = []
+    pos = start + 2
+    for piece in pieces:
+        if parts:
+            seps.append(pos)
+            pos += 2
+        parts.append([piece] if piece else [])
+        pos += len(piece)
+    return Macro(start, end, parts, seps)
 
 
 def _same_pointer(a: tuple[Any, ...] | None, b: tuple[Any, ...] | None) -> bool:
@@ -668,6 +864,41 @@ def ensure_recursion_headroom() -> None:
         sys.setrecursionlimit(needed)
 
 
+def expand_first_sight(text: str, spans: list[str | Span], item_id: Any, stack: dict[str, Any], runtime: Runtime,
+                       store: VariableStore | None, diagnostics: list[Diagnostic], selected_tools: list[str],
+                       builtins: dict[str, Renderer], custom: dict[str, Any], pointer: tuple[Any, ...] | None) -> str:
+    """:func:`expand_session` for a block seen for the first time, from :func:`.grammar.scan_top_level`'s
+    ``spans`` instead of its whole parse: the block's output, its unresolved-macro findings appended.
+
+    A first sight is neither recorded nor kept parsed (the caches keep a text from its second sight on),
+    so its parse would be made, walked once and freed: seven ``Macro`` objects, their lists and the
+    parser's frames for the benchmark's block, for macros most of which are a variable or a filter over
+    plain text.  :meth:`Session.render_span` renders those from their text and parses only the macros
+    with macros inside; output, findings, writes and their order are :func:`expand_session`'s
+    (``tests/compile/macros/test_first_sight.py`` compares the two)."""
+    if _recursion_limit() < MAX_DEPTH * _FRAMES_PER_LEVEL + 1_000:  # ensure_recursion_headroom, inlined
+        ensure_recursion_headroom()
+    session = Session(
+        text,
+        item_id=item_id,
+        stack=stack,
+        runtime=runtime,
+        store=store,
+        diagnostics=diagnostics,
+        selected_tools=list(selected_tools),
+        builtins=builtins,
+        custom=custom,
+        pointer=pointer,
+    )
+    try:
+        result = session.expand_spans(spans)
+    except (JsRangeError, ExpansionTooLong):
+        result = session._block_too_long()
+    if session.unresolved:
+        session.report_unresolved()
+    return result
+
+
 def expand_session(text: str, doc: tuple[Node, ...], item_id: Any, stack: dict[str, Any], runtime: Runtime,
                    store: VariableStore | None, diagnostics: list[Diagnostic], selected_tools: list[str],
                    builtins: dict[str, Renderer], custom: dict[str, Any], pointer: tuple[Any, ...] | None,
@@ -680,7 +911,8 @@ def expand_session(text: str, doc: tuple[Node, ...], item_id: Any, stack: dict[s
     were generic calls into it, and in the mypyc build a keyword call into the native ``Session``
     matched its ten keyword names one by one, with four more generic calls for the trace, the walk and
     the findings; made here they are native calls (~15,000 instructions a block less, compiled)."""
-    ensure_recursion_headroom()
+    if _recursion_limit() < MAX_DEPTH * _FRAMES_PER_LEVEL + 1_000:  # ensure_recursion_headroom, inlined
+        ensure_recursion_headroom()
     session = Session(
         text,
         item_id=item_id,
@@ -694,6 +926,10 @@ def expand_session(text: str, doc: tuple[Node, ...], item_id: Any, stack: dict[s
         pointer=pointer,
     )
     session.trace = trace
-    result = session.expand_block(doc)
-    session.report_unresolved()
+    try:  # Session.expand_block, inlined (one frame less a block)
+        result = session.expand_nodes(doc)
+    except (JsRangeError, ExpansionTooLong):
+        result = session._block_too_long()
+    if session.unresolved:  # most blocks have no unresolved macro: no call
+        session.report_unresolved()
     return result, session.trace

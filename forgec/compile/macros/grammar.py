@@ -45,10 +45,13 @@ __all__ = [
     "Document",
     "Macro",
     "Node",
+    "Span",
     "iter_macros",
     "parse",
+    "parse_macro_at",
     "parse_seen",
     "parse_with_lark",
+    "scan_top_level",
 ]
 
 
@@ -68,7 +71,7 @@ def parse_with_lark(text: str) -> Document:
 
 # --- the fast path ---------------------------------------------------------------------------------
 
-def _parse_fast(text: str) -> Document:
+def _parse_fast(text: str, base: int = 0) -> Document:
     """The same automaton as the grammar, hand-written: shift text, push on ``{{``, reduce on ``}}``.
 
     **Tokens.** The three pair tokens never overlap (each is two of one character), and each is cut
@@ -91,6 +94,8 @@ def _parse_fast(text: str) -> Document:
     even without one: in the mypyc build a ``for`` over a list is a C loop over its items while
     ``iter``/``next`` and a list-or-tuple go through the generic iterator protocol (~17 % fewer
     instructions for a 7-macro block compiled, ~4 % as Python; measured with callgrind).
+
+    ``base``: ``text`` is the block from that offset on (:func:`parse_macro_at`); offsets are the block's.
     """
     chunks = text.split("{{")
     head = chunks[0]  # before the first "{{" nothing is open: its "}}" and "::" are text
@@ -98,7 +103,7 @@ def _parse_fast(text: str) -> Document:
     frames: list[tuple[int, list[list[Any]], list[int]]] = []
     current = root
     stray = False
-    pos = len(head)  # offset of what comes next in ``text``
+    pos = base + len(head)  # offset of what comes next in the block (``text`` is the block from ``base`` on)
     opened = False  # the head comes before any "{{"
     for chunk in chunks:
         if not opened:
@@ -154,6 +159,76 @@ def _parse_fast(text: str) -> Document:
                 target.append("::")
             target.extend(part)
     return tuple(merge_text(root))
+
+
+#: a top-level macro found by :func:`scan_top_level`: its start and end offsets in the block, and whether
+#: it holds no ``{{`` (a *flat* macro: its inside is one segment, split only at its ``::``)
+Span = tuple[int, int, bool]
+
+
+def scan_top_level(text: str) -> list[str | Span] | None:
+    """The block's top level without its inner structure: the text between top-level macros (as
+    :func:`_parse_fast` merges it) and a :data:`Span` for each top-level macro; None when a ``{{`` is
+    left unclosed (its flattening is :func:`_parse_fast`'s business).
+
+    What a first-sight block needs (:func:`forgec.compile.macros.engine.expand_first_sight`): a flat macro
+    is rendered from its text, with no :class:`Macro`, parts lists or parser frames; a macro with macros
+    inside is parsed on its own (:func:`parse_macro_at`) only when it is rendered.  The tokens are the
+    parser's (the same ``str.split`` at ``{{``; in each chunk, ``str.find`` of ``}}`` from the end of the
+    previous one, the cut ``split`` makes, without making the segments); a depth counter stands for
+    the parser's stack of frames (every ``}}`` closes the innermost open ``{{``; with none open it is
+    text), so with nothing left open the top-level macros are exactly the parser's: a macro ends where
+    the depth comes back to zero.  ``::`` needs no look here: at the top level it is text, inside a macro
+    the renderer splits its own text.
+    """
+    chunks = text.split("{{")
+    head = chunks[0]
+    spans: list[str | Span] = []
+    pos = len(head)  # offset of what comes next in ``text``
+    last = 0  # where the text not yet given out starts
+    depth = 0
+    top = 0  # where the top-level macro being read starts
+    flat = True
+    opened = False  # the head comes before any "{{"
+    for chunk in chunks:
+        if not opened:
+            opened = True
+            continue
+        if depth:
+            flat = False
+        else:
+            top = pos
+            flat = True
+        depth += 1
+        pos += 2  # where the chunk starts
+        close = chunk.find("}}")  # the chunk's "}}" tokens, cut from each run's start as split cuts them
+        while close >= 0:
+            if depth:
+                depth -= 1
+                if not depth:
+                    if top > last:
+                        spans.append(text[last:top])
+                    last = pos + close + 2
+                    spans.append((top, last, flat))
+            close = chunk.find("}}", close + 2)
+        pos += len(chunk)
+    if depth:
+        return None
+    if last < len(text):
+        spans.append(text[last:])
+    return spans
+
+
+def parse_macro_at(text: str, start: int, end: int) -> Macro:
+    """The :class:`Macro` :func:`_parse_fast` makes for the complete top-level macro ``text[start:end]``
+    (a :data:`Span` of :func:`scan_top_level`): its slice starts at a ``{{`` token and ends with the ``}}``
+    that closes it, so it splits into the same tokens as inside the whole block (the argument the module
+    docstring makes for ``expandArg``), and its parse is that one macro, with the block's offsets."""
+    doc = _parse_fast(text[start:end], start)
+    macro = doc[0]
+    if len(doc) != 1 or not isinstance(macro, Macro):  # never: a complete macro parses to itself
+        raise AssertionError(f"not one macro at {start}:{end}")
+    return macro
 
 
 #: estimated bytes of one parsed macro: a ``Macro`` with its lists and text pieces (~690 bytes measured

@@ -1,0 +1,170 @@
+"""A first sight expanded from the top level (``grammar.scan_top_level``, ``engine.expand_first_sight``).
+
+A block no call saw before is not recorded and its parse is not kept, so ``block.expand_block`` expands it
+from its top-level spans: flat macros rendered from their text, the others parsed on their own.  These
+tests hold that path to the whole parse and ``engine.expand_session`` -- output, findings (every field, in
+order), the store afterwards -- on random texts over the pair tokens, runs of ``{``/``}``/``:``, nesting,
+unclosed ``{{`` and stray ``}}``, every plain built-in and a generic one, unknown macros resolved by a
+variable or not, and under lowered caps; and ``scan_top_level``/``parse_macro_at`` to the parser's own
+top level and macros.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from forgec.compile.macros import engine, expand_block
+from forgec.compile.macros.builtins import BUILTIN_RENDERERS
+from forgec.compile.macros.grammar import _parse_fast, parse_macro_at, scan_top_level
+from forgec.compile.macros.nodes import Macro
+from forgec.compile.macros.replay import REPLAYS
+from forgec.model.runtime import Runtime
+from forgec.model.variables import VariableStore
+
+PIECES = ["{{", "}}", "::", "{", "}", ":", "a", " ", "getvar", "setvar", "upper", "if", "b", "x y", "\u03a3", "ifvar",
+          "session", "trim", "lower", "setturnvar", "getturnvar", "json", "var", "unknown", "\t", "ß"]
+
+
+def _text(rng: random.Random) -> str:
+    return "".join(rng.choice(PIECES) for _ in range(rng.randint(0, 24)))
+
+
+def _macro_text(rng: random.Random) -> str:
+    """Well-formed macros (mostly), nested now and then: the shapes real blocks have."""
+    def macro(depth: int) -> str:
+        command = rng.choice(["getvar", "setvar", "upper", "if", "a", "b", "unknown", " var ", "", "trim", "ifvar", "json"])
+        args = []
+        for _ in range(rng.randint(0, 3)):
+            if depth < 2 and rng.random() < 0.25:
+                args.append(macro(depth + 1))
+            else:
+                args.append(rng.choice(["a", " b ", "", "x::y", "turn", "session", "v {", "}", "ß"]))
+        return "{{" + "::".join([command, *args]) + "}}"
+
+    return "".join(rng.choice([macro(0), "text ", ": ", "}}", "{{", ""]) for _ in range(rng.randint(1, 6)))
+
+
+def _store(rng: random.Random) -> VariableStore:
+    session = {n: rng.choice(["s", " t ", 3, {"k": [1]}]) for n in ["a", "b", "if"] if rng.random() < 0.5}
+    turn = {n: rng.choice(["", "u", "ß"]) for n in ["a", "unknown"] if rng.random() < 0.5}
+    return VariableStore(session=session, turn=turn, session_dirty=False)
+
+
+def _run(first_sight: bool, text: str, store: VariableStore | None, stack: dict[str, Any],
+         custom: dict[str, Any]) -> tuple[Any, ...]:
+    diagnostics: list[Any] = []
+    runtime = Runtime(now_ms=0)
+    pointer = ("items", 1, "content")
+    if first_sight:
+        spans = scan_top_level(text)
+        assert spans is not None
+        out = engine.expand_first_sight(text, spans, "item-1", stack, runtime, store, diagnostics, [],
+                                        BUILTIN_RENDERERS, custom, pointer)
+    else:
+        doc = _parse_fast(text) if "{{" in text and "}}" in text else ((text,) if text else ())
+        out, _trace = engine.expand_session(text, doc, "item-1", stack, runtime, store, diagnostics, [],
+                                            BUILTIN_RENDERERS, custom, pointer, None)
+    found = [(type(d), d.level, d.message, d.code, d.item_id, d.pointer, d.offset, d.length, d.span) for d in diagnostics]
+    state = None if store is None else (list(store.turn.items()), list(store.session.items()), store.session_dirty)
+    return out, found, state
+
+
+def _same(text: str, rng: random.Random, custom: dict[str, Any] | None = None) -> bool:
+    """Whether the span path applies to ``text`` (nothing left unclosed), and if so that it matches."""
+    if scan_top_level(text) is None:
+        return False
+    stack = {"variables": {"b": "static", "a": 5}, "defaults": {"unresolvedMacroPolicy": rng.choice(["warn", "error", "keep"])}}
+    seed = rng.random()
+    results = []
+    for first_sight in (True, False):
+        store = None if seed < 0.1 else _store(random.Random(seed))
+        results.append(_run(first_sight, text, store, stack, custom or {}))
+    assert results[0] == results[1], text
+    return True
+
+
+def test_the_scan_is_the_parsers_top_level() -> None:
+    rng = random.Random(28)
+    for _ in range(20_000):
+        text = _text(rng) if rng.random() < 0.6 else _macro_text(rng)
+        spans = scan_top_level(text)
+        doc = _parse_fast(text) if "{{" in text and "}}" in text else ((text,) if text else ())
+        if spans is None:  # a "{{" left unclosed: the parser flattens it
+            assert "{{" in text
+            continue
+        top = [node if isinstance(node, str) else (node.start, node.end) for node in doc]
+        assert [s if isinstance(s, str) else s[:2] for s in spans] == top, text
+        for span, node in zip(spans, doc, strict=True):
+            if isinstance(node, Macro):
+                assert not isinstance(span, str)
+                assert span[2] == ("{{" not in text[node.start + 2 : node.end - 2]), text  # flat
+                assert parse_macro_at(text, node.start, node.end) == node, text
+
+
+def test_the_first_sight_path_is_the_whole_parse() -> None:
+    rng = random.Random(2028)
+    compared = 0
+    for _ in range(8_000):
+        text = _text(rng) if rng.random() < 0.4 else _macro_text(rng)
+        compared += _same(text, rng)
+    assert compared > 5_000
+
+
+def test_custom_macros_and_the_benchmarks_block() -> None:
+    rng = random.Random(7)
+    custom = {"a": lambda ctx: ctx.expand_arg(0) + "!", "if": lambda ctx: None, "b": lambda ctx: 3}
+    for _ in range(2_000):
+        _same(_macro_text(rng), rng, custom)
+    block = ("Rule 1: {{setvar::k1::value 1}}keep answer 1 short. Previous: {{getvar::k0}}; mood {{getvar::mood}}; "
+             "{{upper::section 1}} {{if::{{getvar::k1}}::set 1::unset}} {{unknown1}} and some plain text after.")
+    assert _same(block, rng)
+
+
+def test_near_the_limits(monkeypatch: Any) -> None:
+    """Lowered caps: the macros that cross them fail at the same places, with the same findings."""
+    monkeypatch.setattr(engine, "MAX_BLOCK_LENGTH", 40)
+    monkeypatch.setattr(engine, "MAX_BLOCK_WORK", 60)
+    rng = random.Random(3)
+    texts = [
+        "{{getvar::a}}{{getvar::a}}",
+        "{{upper::" + "y" * 30 + "}}{{lower::" + "Z" * 30 + "}}{{trim::  " + "t" * 25 + "  }}{{upper::after}}",
+        "{{setvar::c::" + "v" * 45 + "}}{{getvar::c}}{{setvar::d::" + "w" * 12 + "::" + "w" * 12 + "}}",
+        "{{upper::{{getvar::a}}}}{{upper::ß" + "ß" * 12 + "}}" + "z" * 30,
+        "x" * 50 + "{{getvar::b}}",
+    ]
+    for text in texts:
+        assert _same(text, rng)
+    monkeypatch.setattr(engine, "MAX_DEPTH", 0)
+    for text in texts:
+        assert _same(text, rng)
+
+
+def test_expand_block_takes_the_path_on_a_first_sight_only(monkeypatch: Any) -> None:
+    """A first sight goes through ``expand_first_sight``; the second (traced) and third (replayed) do not;
+    an unclosed ``{{`` goes through the whole parse; output is the same each time."""
+    calls: list[str] = []
+    real = engine.expand_first_sight
+
+    def spy(text: str, *args: Any) -> str:
+        calls.append(text)
+        return real(text, *args)
+
+    from forgec.compile.macros import block
+
+    if not hasattr(block.engine, "__dict__"):  # pragma: no cover - the compiled block binds its calls
+        return
+    monkeypatch.setattr(block.engine, "expand_first_sight", spy)
+    REPLAYS.clear()
+    outs = []
+    for text in ["s28 {{getvar::a}} {{nope}}", "s28 {{getvar::a}} {{"]:
+        for _ in range(3):
+            store = VariableStore(session={}, turn={"a": "A"}, session_dirty=False)
+            diagnostics: list[Any] = []
+            outs.append((expand_block(text, item_id="i", stack={}, runtime=Runtime(now_ms=0), store=store,
+                                      diagnostics=diagnostics, selected_tools=[], pointer=("items", 0, "content")),
+                         [d.message for d in diagnostics]))
+    REPLAYS.clear()
+    assert outs[0] == outs[1] == outs[2] == ("s28 A {{nope}}", ["Unresolved macro: {{nope}}"])
+    assert outs[3] == outs[4] == outs[5] == ("s28 A {{", [])
+    assert calls in (["s28 {{getvar::a}} {{nope}}"], [])  # [] where block is compiled (native call)
