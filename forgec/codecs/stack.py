@@ -249,7 +249,7 @@ def load_stack_file(
     entry = STACK_CACHE.get(key)
     if entry is not None:
         return entry.loaded(name, file_name, scope)
-    document = decode_source(raw, name, "json")
+    document = decode_source(raw, name, "json", prose=True)  # blocks: few integer literals
     loaded = _load_document(document, name, file_name, scope, slots)
     if document.text is not None:  # parsed, or refused by JSON.parse (its V8 reason costs a Python scan)
         try:
