@@ -29,6 +29,7 @@ from forgec.compile.plan import (
     SYSTEM_SLOT,
     SYSTEM_TEXT,
     CompilePlan,
+    item_source,
     source_record,
 )
 from forgec.compile.slots import render_slot
@@ -232,19 +233,17 @@ def synthetic_message(role: Any, text: str, stack: Any, runtime: Runtime) -> tup
     content = [{"type": "text", "text": text}]
     if role == "assistant":
         model = runtime.model if isinstance(runtime.model, dict) else {}
-
-        def field_of(key: str) -> Any:
-            value = model.get(key)
-            return "unknown" if value is None else value
-
+        # read in place, not by a nested helper: one closure and three calls a message (a stack of
+        # 1,000 blocks has hundreds of assistant ones)
+        api, provider, model_id = model.get("api"), model.get("provider"), model.get("id")
         usage = dict(_ZERO_USAGE)
         usage["cost"] = dict(_ZERO_USAGE["cost"])
         return {
             "role": "assistant",
             "content": content,
-            "api": field_of("api"),
-            "provider": field_of("provider"),
-            "model": field_of("id"),
+            "api": "unknown" if api is None else api,
+            "provider": "unknown" if provider is None else provider,
+            "model": "unknown" if model_id is None else model_id,
             "usage": usage,
             "stopReason": "stop",
             "timestamp": timestamp,
@@ -461,14 +460,15 @@ def _messages(
             inserted = True
             continue
         role = item.get("role")
-        if not js_truthy(role) or role == "system":
+        # a string role (every normalised item's) is truthy when not empty: no js_truthy call an item
+        if (role == "" if type(role) is str else not js_truthy(role)) or role == "system":
             continue
         text = _item_text(index, item, stack, runtime, store, diagnostics, tools, registry)
         if not js_trim(text):
             continue
         message, source_role = synthetic_message(role, text, stack, runtime)
         out.append(message)
-        sources.append(source_record("stack-item", item, source_role))
+        sources.append(item_source(item, source_role))
 
     if not inserted:
         out.extend(original)
@@ -609,7 +609,7 @@ def _planned_messages(
                     continue
             message, source_role = synthetic_message(role, text, stack, runtime)
             out.append(message)
-            sources.append(source_record("stack-item", item, source_role) if record is None else record.copy())
+            sources.append(item_source(item, source_role) if record is None else record.copy())
     if not plan.has_history:
         out.extend(original)
         _add_history_sources(sources, _IMPLICIT_HEAD, original)

@@ -23,7 +23,7 @@ from typing import Any
 
 from forgec.js.values import UNDEFINED, js_trim, js_truthy
 
-__all__ = ["MAX_PLANNED_ITEMS", "CompilePlan", "plan_of", "source_record"]
+__all__ = ["MAX_PLANNED_ITEMS", "CompilePlan", "item_source", "plan_of", "source_record"]
 
 CHAT_HISTORY = "chat-history"
 
@@ -70,6 +70,16 @@ def source_record(kind: str, item: dict[str, Any] | None, role: str, **extra: An
         if "name" in item:
             source["itemName"] = item["name"]
     source.update(extra)
+    source["role"] = role
+    return source
+
+
+def item_source(item: dict[str, Any], role: str) -> dict[str, Any]:
+    """``source_record("stack-item", item, role)``: the source of a stack item's synthetic message,
+    made without the keyword members (an empty ``**extra`` dict built and merged a message)."""
+    source: dict[str, Any] = {"kind": "stack-item", "itemId": item.get("id", UNDEFINED)}
+    if "name" in item:
+        source["itemName"] = item["name"]
     source["role"] = role
     return source
 
@@ -153,7 +163,7 @@ def plan_of(stack: Any) -> CompilePlan | None:
         if not js_truthy(role) or role == "system":
             continue
         name = "assistant" if role == "assistant" else "custom" if role == "custom" else "user"
-        record = _shareable(source_record("stack-item", item, name))
+        record = _shareable(item_source(item, name))
         if is_slot:
             messages.append((MESSAGE_SLOT, index, "", name, record))
         elif macros:

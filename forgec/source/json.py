@@ -12,7 +12,7 @@ import re
 from typing import Any
 
 from forgec.diagnostics import Diagnostic, Span
-from forgec.js.json import MAX_DEPTH, JSONDepthError, JSONParseError, loads
+from forgec.js.json import MAX_DEPTH, JSONDepthError, JSONParseError, loads, loads_decoded
 from forgec.rules import loader as codes
 from forgec.source.document import SourceDocument
 
@@ -24,11 +24,14 @@ _UNSEEN: Any = object()
 _FULL_INDEX_CHARS = 2_000_000
 
 
-def parse_json(doc: SourceDocument) -> None:
-    """Parse ``doc.text`` into ``doc.data`` (or a diagnostic); never raises."""
+def parse_json(doc: SourceDocument, data: bytes | None = None) -> None:
+    """Parse ``doc.text`` into ``doc.data`` (or a diagnostic); never raises.
+
+    ``data``: the bytes the text was decoded from, for a document with few integer literals: then
+    :func:`~forgec.js.json.loads_decoded` reads it (the same value, see there)."""
     assert doc.text is not None
     try:
-        doc.data = loads(doc.text)
+        doc.data = loads(doc.text) if data is None else loads_decoded(doc.text, data)
         doc.parsed = True
         doc.locator = JsonLocator()
     except JSONDepthError as error:

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from forgec.codecs.stack import _shared_containers, load_value
+from forgec.codecs.stack import _normalised_sharing, _shared_containers, load_value
 from forgec.source import read_source
 
 CASES = Path(__file__).resolve().parents[2] / "conformance" / "cases"
@@ -111,4 +111,90 @@ def test_nothing_shared_and_scalars() -> None:
     inner = {"x": [1]}
     assert _shared_containers({"kept": inner}, {"d": {"inner": inner}, "l": [inner]}) == (
         (("kept",), (("l", 0), ("d", "inner"))),
+    )
+
+
+# --- the entry's own answer for a loaded stack: the members normalisation hands on ------------------------
+
+
+def _random_member(rng: random.Random) -> Any:
+    """A value a stack or item member may hold in a file: an object, an array or a scalar."""
+    roll = rng.random()
+    if roll < 0.45:
+        return {f"m{i}": rng.choice([1, "x", [1, {"deep": True}], {"n": None}]) for i in range(rng.randrange(3))}
+    if roll < 0.65:
+        return [rng.choice([1, "x", {"in": "list"}]) for _ in range(rng.randrange(3))]
+    return rng.choice(["text", 3, None, True, ""])
+
+
+def _random_item(rng: random.Random) -> Any:
+    if rng.random() < 0.1:
+        return rng.choice(["not an item", 4, [{"source": {}}], None])
+    keys = ["kind", "id", "name", "role", "content", "slot", "source", "options", "tags", "enabled", "extra"]
+    rng.shuffle(keys)
+    item: dict[str, Any] = {}
+    for key in keys[: rng.randrange(len(keys) + 1)]:
+        if key == "kind":
+            item[key] = rng.choice(["block", "slot", "other", 1])
+        elif key in ("source", "options", "extra", "tags"):
+            item[key] = _random_member(rng)
+        else:
+            item[key] = rng.choice(["a", "chat-history", "user", " ", 2, None])
+    return item
+
+
+def _random_stack(rng: random.Random) -> dict[str, Any]:
+    keys = ["schemaVersion", "id", "name", "defaults", "context", "regex", "import", "variables", "tools", "items", "other"]
+    rng.shuffle(keys)
+    raw: dict[str, Any] = {}
+    for key in keys[: rng.randrange(4, len(keys) + 1)]:
+        if key == "items":
+            raw[key] = [_random_item(rng) for _ in range(rng.randrange(6))] if rng.random() < 0.9 else {"not": "a list"}
+        elif key == "schemaVersion":
+            raw[key] = 1
+        elif key == "id":
+            raw[key] = rng.choice(["stack", " ", "bad id!"])
+        else:
+            raw[key] = _random_member(rng)
+    return raw
+
+
+@pytest.mark.parametrize("seed", range(600))
+def test_normalised_sharing_is_the_walk_on_random_stacks(seed: int) -> None:
+    rng = random.Random(seed)
+    raw = _random_stack(rng)
+    stack, _ = load_value(raw, "stack.json")
+    assert _normalised_sharing(stack, raw) == _shared_containers(stack, raw)
+
+
+def test_random_stacks_share_at_every_place() -> None:
+    """The random stacks above share each member normalisation hands on (not only the quick answer)."""
+    places: set[Any] = set()
+    for seed in range(600):
+        rng = random.Random(seed)
+        raw = _random_stack(rng)
+        stack, _ = load_value(raw, "stack.json")
+        for where, _ in _shared_containers(stack, raw):
+            places.add(where[-1])
+        assert len(_normalised_sharing(stack, raw)) == len(_shared_containers(stack, raw))
+    assert places == {"defaults", "context", "regex", "import", "source", "options"}
+
+
+def test_normalised_sharing_on_every_corpus_stack() -> None:
+    files = sorted(CASES.glob("*/stack.json"))
+    for path in files:
+        document = read_source(str(path))
+        if not document.parsed:
+            continue
+        stack, _ = load_value(document.data, path.name)
+        assert _normalised_sharing(stack, document.data) == _shared_containers(stack, document.data), path
+
+
+def test_normalised_sharing_outside_a_loaded_stack() -> None:
+    """A root that is no object (the fallback stack), or a stack not normalised from the value: the walk answers."""
+    stack, _ = load_value([1, {"a": {}}], "stack.json")
+    assert _normalised_sharing(stack, [1, {"a": {}}]) == ()
+    shared = {"k": 1}
+    assert _normalised_sharing({"items": [{"source": shared}]}, {"items": [{"source": shared}, {}]}) == (
+        (("items", 0, "source"), (("items", 0, "source"),)),
     )

@@ -88,3 +88,22 @@ def test_validating_a_normalised_stack_with_the_shortcut_reports_the_same(items:
         return [(d.level, d.message, d.code, d.item_id, d.pointer) for d in found]
 
     assert findings(True) == findings(False)
+
+
+def test_fallback_ids_of_items_without_a_usable_id() -> None:
+    """The fallback ``item-N`` (made only when an item needs it) for a missing, blank, non-string or
+    non-finite id and for an item that is no object; a number's text and a trimmed string otherwise."""
+    from forgec.codecs.stack import normalize_stack
+
+    raw_items: list[Any] = [
+        {"kind": "block", "content": "a"},
+        {"kind": "block", "id": "  ", "content": "b"},
+        {"kind": "block", "id": None},
+        "not an item",
+        {"kind": "slot", "id": 12.5, "slot": "date"},
+        {"kind": "block", "id": float("inf")},
+        {"kind": "block", "id": " kept "},
+        {"kind": "block", "id": True},
+    ]
+    stack, _ = normalize_stack({"id": "s", "items": raw_items}, "s.json")
+    assert [item["id"] for item in stack["items"]] == ["item-1", "item-2", "item-3", "item-4", "12.5", "item-6", "kept", "item-8"]
