@@ -131,9 +131,12 @@ def _twin_maker(cls: Any, given: tuple[str, ...], filled: tuple[tuple[str, Any],
         return None
     twin_fields: list[Any] = [(name, Any) for name in given]
     twin_fields += [(name, Any, dataclasses.field(default=default, init=False)) for name, default in filled]
+    # only ``__init__`` is generated; a docstring of its own spares make_dataclass the ``inspect.signature``
+    # it would otherwise write one from (half its time: this runs at import, on ``forgec validate``'s path)
+    namespace = {"__doc__": f"A plain-slots twin of {cls.__qualname__} (forgec.diagnostics.records)."}
     try:
         twin_class = dataclasses.make_dataclass(
-            f"{cls.__name__}Twin", twin_fields, slots=True, repr=False, eq=False, match_args=False
+            f"{cls.__name__}Twin", twin_fields, namespace=namespace, slots=True, repr=False, eq=False, match_args=False
         )
     except (TypeError, ValueError):  # a default make_dataclass refuses (a mutable one)
         return None
