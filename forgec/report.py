@@ -34,10 +34,11 @@ from forgec.codecs.stack import (
     load_stack_file,
     load_stack_folder,
 )
-from forgec.compile.assemble import CompiledPrompt, compile_prompt
+from forgec.compile.assemble import CompiledPrompt, MessagesResult, SystemResult, compile_prompt
 from forgec.compile.passes.regex import RegexBudget, RuleSelections, finalize_message
 from forgec.compile.plan import CompilePlan, plan_of
 from forgec.diagnostics import Diagnostic, to_pi_list
+from forgec.diagnostics.records import record_maker
 from forgec.errors import InputError
 from forgec.fingerprint import stack_fingerprint
 from forgec.model.variables import VariableStore
@@ -198,7 +199,8 @@ def load_inputs(stack: Any, context: Any = None, *, env: Environment | None = No
     """
     loaded, others = _load_with_folder(stack, env)
     ctx = context if isinstance(context, Context) else load_context(context)
-    return _report_inputs(loaded, tuple(others), ctx)
+    inputs: ReportInputs = _MAKE_INPUTS(loaded, tuple(others), ctx)
+    return inputs
 
 
 # --- the result -------------------------------------------------------------------------------------
@@ -287,42 +289,31 @@ class CompileResult:
 
 # --- making the two records of every compile ------------------------------------------------------
 #
-# A frozen dataclass's generated ``__init__`` sets each field by ``object.__setattr__(self, "name",
-# value)``, a look-up of the name per field: ~0.7 µs for CompileResult's six in the pure build, and
-# ~1.2 µs in the mypyc build, where the class is native and each set goes through its attribute
-# machinery (ReportInputs' three: 0.5 / 0.8 µs).  Every compile makes one of each, so they are made
-# here by calling each field's own descriptor (the slot, or the native class's attribute), which is
-# exactly what those sets end in: ~0.6 µs for CompileResult in the mypyc build.  The dataclasses
-# are unchanged (frozen, compared and hashed by their fields); tests/report/test_records.py holds the
-# field lists against ``dataclasses.fields`` and the records equal to the constructors' field for field.
-
-
-def _setters(cls: type, names: tuple[str, ...]) -> tuple[Any, ...]:
-    """The ``__set__`` of each of ``cls``'s fields ``names``, in order."""
-    return tuple(vars(cls)[name].__set__ for name in names)
-
+# Every compile makes one ReportInputs and one CompileResult.  A frozen dataclass's generated
+# ``__init__`` sets each field by ``object.__setattr__``: ~0.7 µs for CompileResult's six in the pure
+# build, ~1.2 µs in the mypyc build (ReportInputs' three: 0.5 / 0.8 µs).  They are made by
+# :func:`forgec.diagnostics.records.record_maker`'s makers instead: in the mypyc build the storing
+# functions below (compiled, their stores skip the frozen ``__setattr__``), in the pure build the
+# plain-slots twin, and the constructors for a class changed since the field lists were written.
+# The dataclasses are unchanged (frozen, compared and hashed by their fields);
+# tests/report/test_records.py holds the fast makers on and their records equal to the constructors'.
 
 #: the fields of :class:`ReportInputs` and :class:`CompileResult`, in their order
 INPUTS_FIELDS = ("loaded", "others", "context")
 RESULT_FIELDS = ("inputs", "prompt", "variables", "fingerprints", "finalize", "payloads")
-_INPUTS_SETTERS = _setters(ReportInputs, INPUTS_FIELDS)
-_RESULT_SETTERS = _setters(CompileResult, RESULT_FIELDS)
-#: the classes' ``__new__`` (an instance without ``__init__``), called through a plain reference
-_NEW_INPUTS: Any = ReportInputs.__new__
-_NEW_RESULT: Any = CompileResult.__new__
 
 
-def _report_inputs(loaded: LoadedStack, others: tuple[LoadedStack, ...], context: Context) -> ReportInputs:
-    """``ReportInputs(loaded, others, context)``, by the fields' descriptors (see above)."""
-    inputs: ReportInputs = _NEW_INPUTS(ReportInputs)
-    set_loaded, set_others, set_context = _INPUTS_SETTERS
-    set_loaded(inputs, loaded)
-    set_others(inputs, others)
-    set_context(inputs, context)
+def _stored_inputs(loaded: LoadedStack, others: tuple[LoadedStack, ...], context: Context) -> ReportInputs:
+    """``ReportInputs(loaded, others, context)`` by storing each field: compiled, C stores into the native
+    object; as Python the first store raises ``FrozenInstanceError`` (and the maker passes it over)."""
+    inputs: ReportInputs = ReportInputs.__new__(ReportInputs)
+    inputs.loaded = loaded  # type: ignore[misc]
+    inputs.others = others  # type: ignore[misc]
+    inputs.context = context  # type: ignore[misc]
     return inputs
 
 
-def _compile_result(
+def _stored_result(
     inputs: ReportInputs,
     prompt: CompiledPrompt,
     variables: dict[str, Any],
@@ -330,17 +321,31 @@ def _compile_result(
     finalize: list[dict[str, Any]] | None,
     payloads: dict[str, Any] | None,
 ) -> CompileResult:
-    """``CompileResult(inputs, prompt, variables, fingerprints, finalize, payloads)``, by the fields'
-    descriptors (see above)."""
-    result: CompileResult = _NEW_RESULT(CompileResult)
-    set_inputs, set_prompt, set_variables, set_fingerprints, set_finalize, set_payloads = _RESULT_SETTERS
-    set_inputs(result, inputs)
-    set_prompt(result, prompt)
-    set_variables(result, variables)
-    set_fingerprints(result, fingerprints)
-    set_finalize(result, finalize)
-    set_payloads(result, payloads)
+    """``CompileResult(inputs, prompt, variables, fingerprints, finalize, payloads)`` by storing each
+    field (as :func:`_stored_inputs`)."""
+    result: CompileResult = CompileResult.__new__(CompileResult)
+    result.inputs = inputs  # type: ignore[misc]
+    result.prompt = prompt  # type: ignore[misc]
+    result.variables = variables  # type: ignore[misc]
+    result.fingerprints = fingerprints  # type: ignore[misc]
+    result.finalize = finalize  # type: ignore[misc]
+    result.payloads = payloads  # type: ignore[misc]
     return result
+
+
+def _probes() -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+    """Values of each field of the two records (of the types a compile passes, each a distinct object),
+    which a maker's record is held against the constructor's with."""
+    inputs: tuple[Any, ...] = (LoadedStack("probe.json", "probe.json", "project", {}, {}), (), Context({}))
+    prompt = CompiledPrompt(SystemResult(""), MessagesResult([], []), VariableStore({}, {}, False))
+    result: tuple[Any, ...] = (ReportInputs(*inputs), prompt, {"turn": {}}, {"promptStack": ""}, [], {"models": {}})
+    return inputs, result
+
+
+_INPUTS_PROBE, _RESULT_PROBE = _probes()
+#: ``make(loaded, others, context)`` and ``make(inputs, prompt, variables, fingerprints, finalize, payloads)``
+_MAKE_INPUTS: Any = record_maker(ReportInputs, INPUTS_FIELDS, probe=_INPUTS_PROBE, native=_stored_inputs)
+_MAKE_RESULT: Any = record_maker(CompileResult, RESULT_FIELDS, probe=_RESULT_PROBE, native=_stored_result)
 
 
 # --- compiling --------------------------------------------------------------------------------------
@@ -437,7 +442,9 @@ def _compile(
         for message in finalize_messages or []:
             replaced, diagnostics = finalize_message(normalised, message, budget, selections)
             finalized.append({"message": replaced, "diagnostics": to_pi_list(diagnostics)})
-    result = _compile_result(inputs, compiled, store.snapshot(), _stack_fingerprints(loaded, fresh), finalized, None)
+    result: CompileResult = _MAKE_RESULT(
+        inputs, compiled, store.snapshot(), _stack_fingerprints(loaded, fresh), finalized, None
+    )
     if not payloads:
         return result
     from forgec.emit import build_payloads  # provider bodies: imported only when asked for

@@ -14,8 +14,10 @@ only where they are known to agree, and the pure path runs for everything else:
   pure scanner refuses a tab after ``:`` or at the end of a line, libyaml does not), and the
   line breaks NEL, LS and PS (libyaml breaks lines there, the pure scanner refuses them), a lone
   CR, an anchor name or a tag the two split differently (``&a:b``, ``!!!int``), a block-scalar
-  header with a comment not set off by a space, a document that is one block scalar, and an empty
-  scalar anywhere but as a left-out value of a block mapping (repaired, below);
+  header with a comment not set off by a space, a document that is one block scalar, a document-end
+  marker line (``...``: after a second one libyaml reads nothing more, the pure parser a second
+  document, "expected a single document in the stream"), and an empty scalar anywhere but as a
+  left-out value of a block mapping (repaired, below);
 * nesting deeper than :data:`C_MAX_DEPTH` (the C composer recurses on the C stack, which a thread
   can run out of; the pure composer's Python recursion is bounded by the recursion limit);
 * ``ruamel.yaml.clib`` missing (PyPy, a platform without its wheel): silently the pure path.
@@ -52,6 +54,8 @@ _ANCHOR = re.compile(r"(?<![^\s\[\]{},])[&*][0-9A-Za-z_-]+[?:%@`]")
 _TAG = re.compile(r"(?<![^\s\[\]{},])!\S")
 #: a block scalar header with a comment not set off by a space (libyaml reads it, ruamel does not)
 _HEADER_COMMENT = re.compile(r"(?<!\S)[|>][-+0-9]*#")
+#: a document-end marker line: ``...`` at the start of a line, then a blank, a line break or the end
+_DOCUMENT_END = re.compile(r"^\.\.\.(?:[ \r\n]|$)", re.MULTILINE)
 
 
 def _c_reads_alike(text: str) -> bool:
@@ -63,6 +67,8 @@ def _c_reads_alike(text: str) -> bool:
     if ("&" in text or "*" in text) and _ANCHOR.search(text):
         return False
     if "!" in text and _TAG.search(text):
+        return False
+    if "..." in text and _DOCUMENT_END.search(text):
         return False
     return "#" not in text or _HEADER_COMMENT.search(text) is None
 

@@ -1,9 +1,10 @@
 """:data:`forgec.diagnostics.quick.POSITIONED` makes exactly what the ``Diagnostic`` constructor makes.
 
-The factory sets the slots of a pure-Python ``Diagnostic`` directly (the macro engine's unresolved-macro
-findings, ~2 per new block); it must give an equal object in every observable way (fields, equality,
-hash, repr, pi-forge's view, ``dataclasses.replace``), be on in both builds, and hand any class it does
-not know field for field to the fallback that calls the constructor.
+The maker (:func:`forgec.diagnostics.records.record_maker`'s, for the macro engine's unresolved-macro
+findings, ~2 per new block) must give an equal object in every observable way (fields, equality, hash,
+repr, pi-forge's view, ``dataclasses.replace``), be on in both builds, and hand any class it does not know
+field for field to the fallback that calls the constructor.  The mechanism's own refusals are held in
+``test_records.py``.
 """
 
 from __future__ import annotations
@@ -16,12 +17,12 @@ import pytest
 
 from forgec.diagnostics import Diagnostic, quick
 from forgec.diagnostics.quick import POSITIONED, ConstructorMaker, positioned_factory
-from forgec.diagnostics.twin import twin_factory
 from forgec.resources import compiled_modules
 
 PURE_CORE = "diagnostics/core.py" not in compiled_modules()
-#: the descriptor maker (what the mypyc build uses; the pure build hands out the twin maker instead)
-DESCRIPTORS = positioned_factory(Diagnostic, twin=False)
+COMPILED = "diagnostics/quick.py" in compiled_modules() and not PURE_CORE
+#: the descriptor maker (handed out where neither the compiled stores nor the twin run)
+DESCRIPTORS = positioned_factory(Diagnostic, twin=False, native=False)
 MAKERS = pytest.mark.parametrize("make", [POSITIONED, DESCRIPTORS], ids=["handed-out", "descriptors"])
 
 
@@ -30,28 +31,25 @@ def _fields(diagnostic: Diagnostic) -> tuple[Any, ...]:
 
 
 def test_on_in_both_builds() -> None:
-    """A changed ``Diagnostic`` switches the factory off; this notices it (update ``_FIELDS``).  In the
-    mypyc build ``Diagnostic`` is a native class (its attributes getset descriptors): on there too."""
-    assert not isinstance(POSITIONED, ConstructorMaker)
-    assert PURE_CORE or type(Diagnostic.__dict__["level"]).__name__ == "getset_descriptor"
-
-
-def test_the_twin_maker_is_handed_out_in_the_pure_build_only() -> None:
-    """The pure class takes the plain-object-then-``__class__`` maker (the faster one); the native class
-    of the mypyc build refuses the assignment, and keeps the descriptor maker."""
+    """A changed ``Diagnostic`` switches the fast makers off; this notices it (update ``_GIVEN`` and
+    ``_FILLED``).  In the mypyc build ``Diagnostic`` is a native class (its attributes getset descriptors):
+    on there too."""
     assert not isinstance(POSITIONED, ConstructorMaker) and not isinstance(DESCRIPTORS, ConstructorMaker)
-    assert DESCRIPTORS.__module__ == "forgec.diagnostics.quick"
-    assert POSITIONED.__module__ == ("forgec.diagnostics.twin" if PURE_CORE else "forgec.diagnostics.quick")
+    assert PURE_CORE or type(Diagnostic.__dict__["level"]).__name__ == "getset_descriptor"
+    assert DESCRIPTORS.__name__ == "make_by_descriptors"
 
 
-def test_the_native_maker_is_handed_out_in_the_compiled_build_only() -> None:
+def test_the_compiled_stores_are_handed_out_in_the_compiled_build_the_twin_in_the_pure_one() -> None:
     """Compiled, ``quick.native_make`` stores straight into the native object (frozen is the dataclass's
     ``__setattr__``, which compiled stores do not call); as Python its first store raises, so the pure
-    build never hands it out.  Either way what it makes (when it runs) is the constructor's object."""
-    compiled = "diagnostics/quick.py" in compiled_modules() and not PURE_CORE
-    assert (POSITIONED is quick.native_make) is compiled
+    build hands out the twin (a plain object of the same slots given ``Diagnostic`` as its class), which
+    the native class refuses.  Either way what the compiled stores make (when they run) is the
+    constructor's object."""
+    assert (POSITIONED is quick.native_make) is COMPILED
+    if PURE_CORE:
+        assert POSITIONED.__name__ == "make_by_twin"
     built = Diagnostic("error", "m", "FG201", item_id="i", pointer=("items", 2, "content"), offset=3, length=4)
-    if compiled:
+    if COMPILED:
         made = quick.native_make("error", "m", "FG201", "i", ("items", 2, "content"), 3, 4)
         assert type(made) is Diagnostic and made == built and _fields(made) == _fields(built)
         assert hash(made) == hash(built) and repr(made) == repr(built) and made.to_pi() == built.to_pi()
@@ -60,7 +58,8 @@ def test_the_native_maker_is_handed_out_in_the_compiled_build_only() -> None:
     else:
         with pytest.raises(dataclasses.FrozenInstanceError):
             quick.native_make("error", "m", "FG201", "i", None, 3, 4)
-        assert not quick._native_stores_work(built)
+        # passed over: without the twin, the descriptors come next
+        assert positioned_factory(Diagnostic, twin=False).__name__ == "make_by_descriptors"
 
 
 @MAKERS
@@ -100,43 +99,6 @@ def test_still_frozen(make: Any) -> None:
         made.level = "error"
     with pytest.raises((AttributeError, TypeError)):
         made.other = 1  # no __dict__: no new attribute either
-
-
-def test_the_twin_refuses_what_it_cannot_become() -> None:
-    """Only a class deriving from ``object`` whose ``__slots__`` are exactly the fields, in order, without
-    ``__dict__`` or ``__weakref__``: anything else is refused up front or by CPython's layout check."""
-    names = ("level", "message", "code", "item_id", "pointer", "offset", "length", "span", "extra", "field",
-             "at_key", "fix", "caused_by")
-
-    class Reordered:
-        __slots__ = (*names[1:], names[0])
-
-    class WithDict:
-        __slots__ = (*names, "__dict__")
-
-    class WithWeakref:
-        __slots__ = (*names, "__weakref__")
-
-    class Base:
-        __slots__ = ()
-
-    class Derived(Base):
-        __slots__ = names
-
-    class Plain:
-        pass
-
-    for cls in (Reordered, WithDict, WithWeakref, Derived, Plain, int):
-        assert twin_factory(cls, names) is None, cls
-
-    class Exact:
-        __slots__ = names
-
-    make = twin_factory(Exact, names)
-    assert make is not None
-    made = make("error", "m", "c", "i", ("p",), 1, 2)
-    assert type(made) is Exact
-    assert [getattr(made, name) for name in names] == ["error", "m", "c", "i", ("p",), 1, 2, None, False, None, False, None, None]
 
 
 def test_off_for_a_class_it_does_not_know() -> None:
@@ -240,4 +202,4 @@ def test_the_native_flag_names_the_native_maker() -> None:
     """``NATIVE_POSITIONED`` (what the engine asks before calling ``native_make`` by name) is set exactly
     when ``POSITIONED`` is the native maker: in the compiled build only."""
     assert quick.NATIVE_POSITIONED is (quick.POSITIONED is quick.native_make)
-    assert quick.NATIVE_POSITIONED is ("diagnostics/quick.py" in compiled_modules() and not PURE_CORE)
+    assert quick.NATIVE_POSITIONED is COMPILED

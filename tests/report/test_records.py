@@ -1,5 +1,6 @@
-"""The report's two records made by their fields' descriptors (forgec/report.py, *making the two records*):
-the same objects the dataclass constructors make, for every corpus case, and still frozen."""
+"""The report's two records made without their ``__init__`` (forgec/report.py, *making the two records*):
+the fast makers on in both builds, the same objects the dataclass constructors make, for every corpus
+case, and still frozen."""
 
 from __future__ import annotations
 
@@ -9,7 +10,11 @@ from pathlib import Path
 import pytest
 
 from forgec import report
+from forgec.diagnostics.records import ConstructorMaker
 from forgec.report import CompileResult, ReportInputs, compile_report, load_inputs
+from forgec.resources import compiled_modules
+
+COMPILED = "report.py" in compiled_modules()
 
 CASES = Path(__file__).resolve().parents[1] / "conformance" / "cases"
 STACK_CASES = sorted(c.name for c in CASES.iterdir() if (c / "stack.json").is_file())
@@ -18,6 +23,21 @@ STACK_CASES = sorted(c.name for c in CASES.iterdir() if (c / "stack.json").is_fi
 def test_the_field_lists_are_the_dataclasses_fields() -> None:
     assert tuple(f.name for f in dataclasses.fields(ReportInputs)) == report.INPUTS_FIELDS
     assert tuple(f.name for f in dataclasses.fields(CompileResult)) == report.RESULT_FIELDS
+
+
+def test_the_fast_makers_are_on_in_both_builds() -> None:
+    """Compiled, the storing functions (C stores into the native objects); as Python their first store
+    raises and the plain-slots twin is handed out.  A changed record class switches them off: this notices."""
+    for make, stored in ((report._MAKE_INPUTS, report._stored_inputs), (report._MAKE_RESULT, report._stored_result)):
+        assert not isinstance(make, ConstructorMaker)
+        assert (make is stored) is COMPILED
+        if not COMPILED:
+            assert make.__name__ == "make_by_twin"
+    if not COMPILED:
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            report._stored_inputs(*report._INPUTS_PROBE)
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            report._stored_result(*report._RESULT_PROBE)
 
 
 @pytest.mark.parametrize("case", STACK_CASES)
