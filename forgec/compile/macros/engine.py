@@ -793,6 +793,7 @@ def unresolved_diagnostic(macro: Macro, expression: str, level: str, item_id: An
         return found
     # the same finding without the dataclass's __init__ (diagnostics/quick.py; its fallback calls it)
     message = f"Unresolved macro: {{{{{expression}}}}}"
+    diagnostic: Diagnostic  # native_make answers Any (no result check in its compiled body): checked here
     if NATIVE_POSITIONED:  # POSITIONED itself, called natively in the mypyc build
         diagnostic = native_make(level, message, UNRESOLVED_MACRO, item_id, pointer,  # type: ignore[arg-type]
                                  macro.start, macro.end - macro.start)
