@@ -799,7 +799,10 @@ class Context:
         append = data["appendSystemPrompt"]
         if append is not None:
             options["appendSystemPrompt"] = append
-        options["contextFiles"] = [{"path": f["path"], "content": f["content"]} for f in data["contextFiles"]]
+        files: list[dict[str, Any]] = []  # a loop, not a comprehension: a context has none to a few
+        for entry in data["contextFiles"]:
+            files.append({"path": entry["path"], "content": entry["content"]})
+        options["contextFiles"] = files
         options["skills"] = data["skills"]
         messages = data["messages"]
         latest = data["latestUserMessage"] if "latestUserMessage" in data else latest_user_text(messages)
@@ -811,7 +814,7 @@ class Context:
             latest,
             self.now_ms,
             data["timezone"],
-            dict(PI_DOCS_FALLBACK),
+            PI_DOCS_FALLBACK.copy(),
             data["baseSystemPrompt"],
             messages,
         )
