@@ -174,7 +174,9 @@ def loads_shallow(text: str, max_openings: int, data: bytes | None = None) -> An
     mapped = _mapped(text) if data is None else data.translate(_DIGIT_MAP)
     if mapped.count(b"[") > max_openings:
         return TOO_MANY_OPENINGS
-    return _loads(text, _LONG_RUN in mapped)
+    # what _loads does, without its two calls (every compile of a context file comes here)
+    value = _scan_c(text, _SCAN_ONCE if _LONG_RUN in mapped else _SCAN_PLAIN)
+    return _Scanner(text).parse() if value is NOT_PARSED else value
 
 
 def _loads(text: str, long_digit_run: bool) -> Any:

@@ -161,3 +161,36 @@ def test_subclasses_and_non_string_keys_go_the_full_way() -> None:
     assert _checked_with_defaults({"variables": {1: "x"}}) is None
     assert _checked_with_defaults({"tools": [{"name": "t", "guidelines": [Text("g")]}]}) is None
     assert _full({"variables": {1: "x"}})[0] == "refused"
+
+
+def test_the_loops_over_guidelines_and_messages_refuse_at_any_position() -> None:
+    """The guideline and message checks are loops (not a set test over ``map(type, ...)``): a
+    refusal anywhere in the list -- first, middle, last -- hands the context to the full reader,
+    and a list the loops accept builds what ``_with_defaults`` builds."""
+
+    class Text(str):
+        pass
+
+    class Record(dict):  # type: ignore[type-arg]
+        pass
+
+    good_lines = ["a", "b", "c"]
+    for position in range(3):
+        lines: list[Any] = list(good_lines)
+        for odd in (Text("x"), None, 1, ["x"]):
+            lines[position] = odd
+            assert _checked_with_defaults({"tools": [{"name": "t", "guidelines": list(lines)}]}) is None
+        messages: list[Any] = [{"role": "user"}, {"role": "assistant"}, {"role": "user"}]
+        for odd in (Record(role="user"), None, "user", [{"role": "user"}]):
+            messages[position] = odd
+            assert _checked_with_defaults({"messages": list(messages)}) is None
+    accepted = {
+        "tools": [{"name": "t", "guidelines": []}, {"name": "u", "guidelines": good_lines}],
+        "messages": [{"role": "user"}, {"role": "assistant"}],
+        "variables": {},
+    }
+    assert _fast(accepted) == _full(accepted)
+    copied = _checked_with_defaults(copy.deepcopy(accepted))
+    assert copied is not None and copied[0]["tools"][1]["guidelines"] == good_lines
+    empty = _checked_with_defaults({"variables": {}, "messages": []})
+    assert empty is not None and empty[0]["variables"] == {} and empty[0]["messages"] == []
