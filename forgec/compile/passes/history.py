@@ -494,11 +494,8 @@ def _scan(
     ``maxChars`` cut had been read for them.
     """
     out: list[Any] = []
-    append = out.append
     roles: list[str] = []
-    keep_role = roles.append
     sizes: list[int] = []
-    add_size = sizes.append
     pairs = _PairIds()
     call_ids, result_ids = pairs.call_ids, pairs.result_ids
     tested_calls, tested_results = pairs.tested_calls, pairs.tested_results
@@ -526,10 +523,10 @@ def _scan(
                 cut = 1
                 rest = unread
                 break
-            append(message)
-            keep_role("")
+            out.append(message)
+            roles.append("")
             if measure and budget is None:
-                add_size(0)
+                sizes.append(0)
             continue
         role = message.get("role")
         name = role if type(role) is str else role_of(message)
@@ -556,12 +553,12 @@ def _scan(
                 # answer): no id key, and its text's UTF-16 length is the message's size
                 if measure:
                     if text.isascii():
-                        add_size(len(text))
+                        sizes.append(len(text))
                     else:
                         try:  # js_len inlined: a call per non-ASCII text was ~10 % of such a message
-                            add_size(len(text.encode("utf-16")) // 2 - 1)  # less the BOM
+                            sizes.append(len(text.encode("utf-16")) // 2 - 1)  # less the BOM
                         except UnicodeEncodeError:  # a lone surrogate
-                            add_size(js_len(text))
+                            sizes.append(js_len(text))
                 if collect and name == "toolResult":
                     position = len(out)
                     if type(result_id := message.get("toolCallId")) is not str or not result_id:
@@ -570,8 +567,8 @@ def _scan(
                     result_positions.append(position)
                     if result_id is not None:
                         result_ids[result_id] = position
-                append(message)
-                keep_role(name)
+                out.append(message)
+                roles.append(name)
                 continue
             if (
                 strip
@@ -603,12 +600,12 @@ def _scan(
                     size = 12 + (len(tool) if tool.isascii() else js_len(tool))  # "[toolCall: " name "]"
                     if text:
                         size += 1 + (len(text) if text.isascii() else js_len(text))  # and a "\n" between
-                    add_size(size)
+                    sizes.append(size)
                 usual_strips += 1
                 message = message.copy()  # an exact dict: what ``_stripped`` builds of it
                 message["content"] = content[1:]
-                append(message)
-                keep_role(name)
+                out.append(message)
+                roles.append(name)
                 continue
         if strip and not detail and role == "assistant" and isinstance(content, list):
             for p in content:
@@ -626,8 +623,8 @@ def _scan(
             if message is None:
                 continue
         if not detail:
-            append(message)
-            keep_role(name)
+            out.append(message)
+            roles.append(name)
             continue
         # the message goes to ``len(out)`` unless the strip leaves it empty; the thinking parts the
         # strip removes are skipped below (neither measured nor read for ids), so the one loop over
@@ -754,7 +751,7 @@ def _scan(
             if not fast:
                 size = preview_len(message)
             if budget is None:
-                add_size(size)
+                sizes.append(size)
             elif out and total + size > budget:
                 # maxChars keeps no older message: this one (a member, its strip counted) is cut
                 cut, cut_read = 1, collect
@@ -769,8 +766,8 @@ def _scan(
             result_positions.append(len(out))
             if result_id is not None:
                 result_ids[result_id] = len(out)
-        append(message)
-        keep_role(name)
+        out.append(message)
+        roles.append(name)
     if limits is None:
         walk = _Walk(out, roles, sizes if measure else None, pairs if collect else None)
     else:
