@@ -501,7 +501,9 @@ def _scan(
     tested_calls, tested_results = pairs.tested_calls, pairs.tested_results
     call_positions, result_positions = pairs.call_positions, pairs.result_positions
     detail = measure or collect
-    forward = detail and limits is None  # the usual shapes' own paths below keep every message they read
+    # the usual shapes' own paths below (sizes read, no limit cutting from the newest back): reading
+    # ids alone, the general walk is as quick (its shape tests end sooner) and they would only add tests
+    forward = measure and limits is None
     usual_strips = 0  # stripped assistant turns of the usual shape (a thinking block each)
     no_summaries, wanted = role_filters if role_filters is not None else (False, None)
     summaries = unwanted = blocks = changed = dropped = 0
@@ -551,14 +553,13 @@ def _scan(
             ):
                 # one text part of ``type`` and ``text`` alone (a user turn, a tool result, a final
                 # answer): no id key, and its text's UTF-16 length is the message's size
-                if measure:
-                    if text.isascii():
-                        sizes.append(len(text))
-                    else:
-                        try:  # js_len inlined: a call per non-ASCII text was ~10 % of such a message
-                            sizes.append(len(text.encode("utf-16")) // 2 - 1)  # less the BOM
-                        except UnicodeEncodeError:  # a lone surrogate
-                            sizes.append(js_len(text))
+                if text.isascii():
+                    sizes.append(len(text))
+                else:
+                    try:  # js_len inlined: a call per non-ASCII text was ~10 % of such a message
+                        sizes.append(len(text.encode("utf-16")) // 2 - 1)  # less the BOM
+                    except UnicodeEncodeError:  # a lone surrogate
+                        sizes.append(js_len(text))
                 if collect and name == "toolResult":
                     position = len(out)
                     if type(result_id := message.get("toolCallId")) is not str or not result_id:
@@ -596,11 +597,10 @@ def _scan(
                     call_ids[call_id] = position
                     tested_calls.append(call_id)
                     call_positions.append(position)
-                if measure:
-                    size = 12 + (len(tool) if tool.isascii() else js_len(tool))  # "[toolCall: " name "]"
-                    if text:
-                        size += 1 + (len(text) if text.isascii() else js_len(text))  # and a "\n" between
-                    sizes.append(size)
+                size = 12 + (len(tool) if tool.isascii() else js_len(tool))  # "[toolCall: " name "]"
+                if text:
+                    size += 1 + (len(text) if text.isascii() else js_len(text))  # and a "\n" between
+                sizes.append(size)
                 usual_strips += 1
                 message = message.copy()  # an exact dict: what ``_stripped`` builds of it
                 message["content"] = content[1:]
