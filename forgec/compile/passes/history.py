@@ -494,16 +494,17 @@ def _scan(
     ``maxChars`` cut had been read for them.
     """
     out: list[Any] = []
-    append = out.append
     roles: list[str] = []
-    keep_role = roles.append
     sizes: list[int] = []
-    add_size = sizes.append
     pairs = _PairIds()
     call_ids, result_ids = pairs.call_ids, pairs.result_ids
     tested_calls, tested_results = pairs.tested_calls, pairs.tested_results
     call_positions, result_positions = pairs.call_positions, pairs.result_positions
     detail = measure or collect
+    # the usual shapes' own paths below (sizes read, no limit cutting from the newest back): reading
+    # ids alone, the general walk is as quick (its shape tests end sooner) and they would only add tests
+    forward = measure and limits is None
+    usual_strips = 0  # stripped assistant turns of the usual shape (a thinking block each)
     no_summaries, wanted = role_filters if role_filters is not None else (False, None)
     summaries = unwanted = blocks = changed = dropped = 0
     max_kept, budget = limits if limits is not None else (None, None)
@@ -524,10 +525,10 @@ def _scan(
                 cut = 1
                 rest = unread
                 break
-            append(message)
-            keep_role("")
+            out.append(message)
+            roles.append("")
             if measure and budget is None:
-                add_size(0)
+                sizes.append(0)
             continue
         role = message.get("role")
         name = role if type(role) is str else role_of(message)
@@ -538,6 +539,74 @@ def _scan(
             unwanted += 1
             continue
         content: Any = message.get("content")
+        if forward and isinstance(content, list):
+            # the two usual shapes of the forward walk, each read whole and kept at once (no part
+            # loop, no per-message flags, no tail of tests for what they cannot be); any other shape,
+            # or a near miss of these, takes the general walk below, which gives the same result
+            if (
+                len(content) == 1
+                and type(part := content[0]) is dict
+                and len(part) == 2
+                and type(text := part.get("text")) is str
+                and part.get("type") == "text"
+                and name not in _MEASURED_WHOLE
+            ):
+                # one text part of ``type`` and ``text`` alone (a user turn, a tool result, a final
+                # answer): no id key, and its text's UTF-16 length is the message's size
+                if text.isascii():
+                    sizes.append(len(text))
+                else:
+                    try:  # js_len inlined: a call per non-ASCII text was ~10 % of such a message
+                        sizes.append(len(text.encode("utf-16")) // 2 - 1)  # less the BOM
+                    except UnicodeEncodeError:  # a lone surrogate
+                        sizes.append(js_len(text))
+                if collect and name == "toolResult":
+                    position = len(out)
+                    if type(result_id := message.get("toolCallId")) is not str or not result_id:
+                        result_id = _first_id(message, _RESULT_ID_KEYS)
+                    tested_results.append(result_id)
+                    result_positions.append(position)
+                    if result_id is not None:
+                        result_ids[result_id] = position
+                out.append(message)
+                roles.append(name)
+                continue
+            if (
+                strip
+                and len(content) == 3
+                and role == "assistant"
+                and type(message) is dict
+                and type(head := content[0]) is dict
+                and head.get("type") == "thinking"
+                and type(part := content[1]) is dict
+                and len(part) == 2
+                and type(text := part.get("text")) is str
+                and part.get("type") == "text"
+                and type(call := content[2]) is dict
+                and call.get("type") == "toolCall"
+                and type(call_id := call.get("id")) is str
+                and call_id
+                and type(tool := call.get("name")) is str
+            ):
+                # the usual stripped assistant turn: a thinking part (dropped unread), a text part of
+                # ``type`` and ``text`` alone (no id key) and a tool call with a string id and name --
+                # what the part loop below reads of it, without a test per part; any other shape (a
+                # thinking part elsewhere, an id under another key, a subclass) takes that loop
+                if collect:
+                    position = len(out)
+                    call_ids[call_id] = position
+                    tested_calls.append(call_id)
+                    call_positions.append(position)
+                size = 12 + (len(tool) if tool.isascii() else js_len(tool))  # "[toolCall: " name "]"
+                if text:
+                    size += 1 + (len(text) if text.isascii() else js_len(text))  # and a "\n" between
+                sizes.append(size)
+                usual_strips += 1
+                message = message.copy()  # an exact dict: what ``_stripped`` builds of it
+                message["content"] = content[1:]
+                out.append(message)
+                roles.append(name)
+                continue
         if strip and not detail and role == "assistant" and isinstance(content, list):
             for p in content:
                 if isinstance(p, dict) and p.get("type") == "thinking":
@@ -554,8 +623,8 @@ def _scan(
             if message is None:
                 continue
         if not detail:
-            append(message)
-            keep_role(name)
+            out.append(message)
+            roles.append(name)
             continue
         # the message goes to ``len(out)`` unless the strip leaves it empty; the thinking parts the
         # strip removes are skipped below (neither measured nor read for ids), so the one loop over
@@ -682,7 +751,7 @@ def _scan(
             if not fast:
                 size = preview_len(message)
             if budget is None:
-                add_size(size)
+                sizes.append(size)
             elif out and total + size > budget:
                 # maxChars keeps no older message: this one (a member, its strip counted) is cut
                 cut, cut_read = 1, collect
@@ -697,8 +766,8 @@ def _scan(
             result_positions.append(len(out))
             if result_id is not None:
                 result_ids[result_id] = len(out)
-        append(message)
-        keep_role(name)
+        out.append(message)
+        roles.append(name)
     if limits is None:
         walk = _Walk(out, roles, sizes if measure else None, pairs if collect else None)
     else:
@@ -712,7 +781,7 @@ def _scan(
             summaries, unwanted = summaries + filtered, unwanted + unwanted_more
             blocks, changed, dropped = blocks + blocks_more, changed + changed_more, dropped + dropped_more
     walk.summaries, walk.unwanted = summaries, unwanted
-    walk.blocks, walk.changed, walk.dropped = blocks, changed, dropped
+    walk.blocks, walk.changed, walk.dropped = blocks + usual_strips, changed + usual_strips, dropped
     return walk
 
 

@@ -433,3 +433,71 @@ def test_an_unusual_stripped_assistant_turn_hands_over_to_the_part_loop() -> Non
             expected, findings = _staged(messages, options)
             assert kept == expected, (content, options)
             assert [(d.level, d.code, d.message) for d in diagnostics] == findings
+
+
+def _one_text_part_messages() -> list[Any]:
+    """Messages of one text part: the usual ones (taken whole by the forward walk) and their near
+    misses (a role measured whole, an id under another key or empty, a subclass, a lone surrogate)."""
+    part = {"type": "text", "text": "ünï 😀"}  # 6 UTF-16 units
+    return [
+        {"role": "user", "content": [{"type": "text", "text": "plain"}], "timestamp": 1},
+        {"role": "assistant", "content": [dict(part)]},
+        {"role": "assistant", "content": [{"type": "text", "text": "a\ud800😀"}]},  # a lone surrogate: 4 units
+        {"role": "assistant", "content": [{"type": "text", "text": ""}]},
+        {"role": "toolResult", "toolCallId": "c1", "content": [{"type": "text", "text": "ok"}]},
+        {"role": "toolResult", "id": "c2", "content": [dict(part)]},
+        {"role": "toolResult", "toolCallId": "", "callId": "c3", "content": [{"type": "text", "text": "ok"}]},
+        {"role": "toolResult", "toolCallId": 4, "content": [{"type": "text", "text": "ok"}]},
+        {"role": "bashExecution", "command": "ls", "output": "a.txt", "content": [{"type": "text", "text": "x"}]},
+        {"role": "branchSummary", "summary": "so far", "content": [{"type": "text", "text": "x"}]},
+        {"role": "user", "content": [_Part(part)]},
+        {"role": "user", "content": [{"type": "text", "text": "x", "textSignature": "s"}]},
+        {"role": "assistant", "content": [{"type": "text", "text": "x", "id": "c4"}]},  # a text part that carries an id
+        {"role": "toolResult", "toolCallId": "c4", "content": [{"type": "text", "text": "ok"}]},
+        {"role": "assistant", "content": [_Part({"type": "text", "id": "c5"})]},  # its ``get`` answers a text
+        {"role": "toolResult", "toolCallId": "c5", "content": [{"type": "text", "text": "ok"}]},
+    ]
+
+
+def test_the_forward_walk_measures_and_pairs_a_message_of_one_text_part_as_the_stages_do() -> None:
+    """The forward walk keeps a message of one usual text part at once: its size is the preview's
+    UTF-16 length (astral characters two units, a lone surrogate one), a tool result's id is read
+    under ``toolCallId`` or, failing a non-empty string there, its other keys; a role whose preview
+    adds text (``bashExecution``, the summaries) is measured whole."""
+    messages = _one_text_part_messages()
+    walk = _scan(messages, strip=True, measure=True, collect=True)
+    assert walk.messages == messages and all(a is b for a, b in zip(walk.messages, messages, strict=True))
+    assert walk.sizes == [preview_len(message) for message in messages]
+    assert walk.sizes[1:4] == [6, 4, 0] and walk.sizes[8] > 1 and walk.sizes[9] > 1
+    assert walk.roles == roles_of(messages)
+    assert walk.pairs is not None and walk.pairs.tested_results == ["c1", "c2", "c3", None, "c4", "c5"]
+    assert not walk.pairs.dangling(len(messages) - 4)  # the last results pair with the text parts' ids
+    calls = [{"role": "assistant", "content": _turn(call_id)} for call_id in ("c1", "c2", "c3")]
+    history = [*calls, *messages]
+    for options in (
+        {"stripAssistantThinking": True, "roles": ["user", "assistant", "toolResult", "bashExecution"], "maxChars": 10_000},
+        {"stripAssistantThinking": True, "roles": ["user", "assistant", "toolResult"], "maxChars": 20},
+        {"roles": ["assistant", "toolResult", "branchSummary"], "maxChars": 12},
+        {"stripAssistantThinking": True, "maxChars": 40},
+    ):
+        diagnostics: list[Diagnostic] = []
+        kept, roles = chat_history(history, {"id": "h", "options": options}, diagnostics)
+        expected, findings = _staged(history, options)
+        assert kept == expected, options
+        assert [(d.level, d.code, d.message) for d in diagnostics] == findings
+        if roles is not None:
+            assert roles == roles_of(kept)
+
+
+def test_the_usual_and_the_unusual_stripped_turns_are_counted_together() -> None:
+    """The strip's finding counts the usual turns (stripped whole) and the others (part by part) in
+    one sum: blocks and messages."""
+    usual = {"role": "assistant", "content": _turn("c1")}
+    doubled = {"role": "assistant", "content": [_turn()[0], _turn()[0], {"type": "text", "text": "x"}]}
+    only_thinking = {"role": "assistant", "content": [_turn()[0]]}
+    result = {"role": "toolResult", "toolCallId": "c1", "content": [{"type": "text", "text": "ok"}]}
+    walk = _scan([usual, doubled, only_thinking, result], strip=True, measure=True, collect=True)
+    assert (walk.blocks, walk.changed, walk.dropped) == (4, 3, 1)
+    assert [m["content"] for m in walk.messages] == [_turn("c1")[1:], [{"type": "text", "text": "x"}], result["content"]]
+    assert walk.sizes == [preview_len(m) for m in walk.messages]
+    assert walk.pairs is not None and not walk.pairs.dangling(0)
