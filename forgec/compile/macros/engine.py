@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from forgec.compile.macros.grammar import Span, parse_macro_at
 from forgec.compile.macros.nodes import Macro, Node
@@ -249,6 +249,10 @@ class MacroContext:
 Renderer = Callable[[MacroContext], "str | None"]
 
 
+#: :meth:`Session._write_plain`'s answer for a ``setvar`` whose name is empty (an unresolved macro)
+_NO_NAME: Final = "\x00no name"
+
+
 class Session:
     """One block's expansion session."""
 
@@ -466,6 +470,57 @@ class Session:
         self._unresolved(macro)
         return text[macro.start : macro.end]
 
+    def _read_plain(self, name: str, scope: str) -> str | None:
+        """The value of ``{{getvar::name}}`` (or its scoped twins) for :meth:`_render_plain` and
+        :meth:`_render_plain_pieces`: the read recorded in the trace, None for a value the generic path
+        must render (not a string, or one near a length limit) before anything is recorded."""
+        value = lookup(name, self.store, self.static, scope)  # type: ignore[arg-type]
+        if value is MISSING:
+            result = ""
+        elif type(value) is str:
+            result = value
+            if len(result) * 2 > MAX_BLOCK_LENGTH or len(result) * 2 > MAX_STRING_LENGTH:
+                return None
+        else:
+            return None
+        if self.trace is not None:
+            self.trace.reads.append((name, scope, value))
+        return result
+
+    def _write_plain(self, scope: str, transform: Callable[[str], str] | None, args: list[str]) -> str | None:
+        """A filter's result, or a ``setvar``'s write (``""``), from the plain ``args`` :meth:`_render_plain`
+        and :meth:`_render_plain_pieces` read; :data:`_NO_NAME` for a ``setvar`` with no name (each caller
+        records its unresolved macro its own way), None for what the generic path must render."""
+        if transform is not None:  # a filter
+            result = transform(args[0] if args else "")
+            size = len(result)
+            if size * 2 > MAX_BLOCK_LENGTH or size * 2 > MAX_STRING_LENGTH:
+                return None
+            self.work += size
+            return result
+        count = len(args)
+        first = args[0].strip(JS_WHITESPACE) if count else ""
+        start = 1
+        if not scope:  # setvar: [turn|session::]name::value
+            if first in ("turn", "session"):
+                scope = first
+                first = args[1].strip(JS_WHITESPACE) if count > 1 else ""
+                start = 2
+            else:
+                scope = "turn"
+        if not first:
+            return _NO_NAME
+        if start >= count:
+            value = ""
+        elif count - start == 1:
+            value = args[start]
+        else:
+            value = "::".join(args[start:])
+        if len(value) * 2 > string_limit():
+            return None
+        self.write(scope, first, value)
+        return ""
+
     def _render_plain(self, macro: Macro, plain: tuple[str, str, Callable[[str], str] | None]) -> str | None:
         """A variable or filter built-in whose arguments are plain text, rendered without a render context.
 
@@ -496,18 +551,7 @@ class Session:
             if not name:
                 self._unresolved(macro)
                 return self.text[macro.start : macro.end]
-            value = lookup(name, self.store, self.static, scope)  # type: ignore[arg-type]
-            if value is MISSING:
-                result = ""
-            elif type(value) is str:
-                result = value
-                if len(result) * 2 > MAX_BLOCK_LENGTH or len(result) * 2 > MAX_STRING_LENGTH:
-                    return None
-            else:
-                return None
-            if self.trace is not None:
-                self.trace.reads.append((name, scope, value))
-            return result
+            return self._read_plain(name, scope)
         if self.work > MAX_BLOCK_WORK:
             return None
         args: list[str] = []
@@ -520,36 +564,11 @@ class Session:
                 args.append(nodes[0] if index < last else nodes[0].rstrip(JS_WHITESPACE))
             else:
                 return None
-        if transform is not None:  # a filter
-            result = transform(args[0] if args else "")
-            size = len(result)
-            if size * 2 > MAX_BLOCK_LENGTH or size * 2 > MAX_STRING_LENGTH:
-                return None
-            self.work += size
-            return result
-        count = len(args)
-        first = args[0].strip(JS_WHITESPACE) if count else ""
-        start = 1
-        if not scope:  # setvar: [turn|session::]name::value
-            if first in ("turn", "session"):
-                scope = first
-                first = args[1].strip(JS_WHITESPACE) if count > 1 else ""
-                start = 2
-            else:
-                scope = "turn"
-        if not first:
+        result = self._write_plain(scope, transform, args)
+        if result is _NO_NAME:
             self._unresolved(macro)
             return self.text[macro.start : macro.end]
-        if start >= count:
-            value = ""
-        elif count - start == 1:
-            value = args[start]
-        else:
-            value = "::".join(args[start:])
-        if len(value) * 2 > string_limit():
-            return None
-        self.write(scope, first, value)
-        return ""
+        return result
 
     # --- a first sight: the top level from its spans (expand_first_sight) --------------------------
 
@@ -650,7 +669,7 @@ class Session:
         """:meth:`_render_plain` for a flat macro, its parts given as the text ``pieces`` between its ``::``
         (None: no ``::``, the command alone): every part is one text piece or empty, so nothing falls back
         for a nested macro; the rest -- reads, writes, results, work, the None before any of them -- is
-        :meth:`_render_plain`'s, line for line."""
+        :meth:`_render_plain`'s, through the same :meth:`_read_plain` and :meth:`_write_plain`."""
         kind, scope, transform = plain
         last = 0 if pieces is None else len(pieces) - 1  # the last argument's index in the parts
         if kind == "get":
@@ -658,18 +677,7 @@ class Session:
             if not name:
                 self._unresolved_span(start, end)
                 return self.text[start:end]
-            value = lookup(name, self.store, self.static, scope)  # type: ignore[arg-type]
-            if value is MISSING:
-                result = ""
-            elif type(value) is str:
-                result = value
-                if len(result) * 2 > MAX_BLOCK_LENGTH or len(result) * 2 > MAX_STRING_LENGTH:
-                    return None
-            else:
-                return None
-            if self.trace is not None:
-                self.trace.reads.append((name, scope, value))
-            return result
+            return self._read_plain(name, scope)
         if self.work > MAX_BLOCK_WORK:
             return None
         args: list[str] = []
@@ -678,36 +686,11 @@ class Session:
             for index in range(1, used + 1):
                 piece = pieces[index]
                 args.append(piece if index < last else piece.rstrip(JS_WHITESPACE))
-        if transform is not None:  # a filter
-            result = transform(args[0] if args else "")
-            size = len(result)
-            if size * 2 > MAX_BLOCK_LENGTH or size * 2 > MAX_STRING_LENGTH:
-                return None
-            self.work += size
-            return result
-        count = len(args)
-        first = args[0].strip(JS_WHITESPACE) if count else ""
-        begin = 1
-        if not scope:  # setvar: [turn|session::]name::value
-            if first in ("turn", "session"):
-                scope = first
-                first = args[1].strip(JS_WHITESPACE) if count > 1 else ""
-                begin = 2
-            else:
-                scope = "turn"
-        if not first:
+        result = self._write_plain(scope, transform, args)
+        if result is _NO_NAME:
             self._unresolved_span(start, end)
             return self.text[start:end]
-        if begin >= count:
-            value = ""
-        elif count - begin == 1:
-            value = args[begin]
-        else:
-            value = "::".join(args[begin:])
-        if len(value) * 2 > string_limit():
-            return None
-        self.write(scope, first, value)
-        return ""
+        return result
 
     def _failed(self, macro: Macro, command: str, detail: str, code: str = MACRO_FAILED) -> str:
         """Record ``Macro {{command}} failed: detail`` and keep the macro's text, as pi-forge does."""
