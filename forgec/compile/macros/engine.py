@@ -621,22 +621,26 @@ class Session:
         each one text piece (or none); the command, an unknown macro's variable and the plain built-ins
         (:meth:`_render_plain_pieces`) are done here as :meth:`render` does them, and anything else gets
         the parser's very :class:`Macro` and :meth:`render`.  No trace: a first sight is not recorded.
+
+        A flat macro's pieces are found with ``str.find`` from its first ``::`` on (``split`` cuts at the
+        same leftmost, non-overlapping ``::``), not split into a list: the command and a ``getvar``'s name
+        are two slices, an unknown macro needs no more than its command, and only a ``setvar`` or a
+        generic renderer splits its arguments.
         """
         start, end, flat = span
         text = self.text
-        pieces: list[str] | None = None
+        cut = -1  # a flat macro's first "::" (-1: none, the command alone)
         if flat:
-            inside = text[start + 2 : end - 2]
-            pieces = inside.split("::") if "::" in inside else None
-            command = (inside if pieces is None else pieces[0]).strip(JS_WHITESPACE)
+            cut = text.find("::", start + 2, end - 2)
+            command = text[start + 2 : end - 2 if cut < 0 else cut].strip(JS_WHITESPACE)
         else:
             # the command is the text up to the macro's first "::"; when that comes before the first inner
             # "{{" it is the first segment's (no "}}" there: it would have closed the macro), else the parse's
             head = text[start + 2 : text.find("{{", start + 2)]
-            cut = head.find("::")
-            if cut < 0:
+            sep = head.find("::")
+            if sep < 0:
                 return self.render(parse_macro_at(text, start, end))
-            command = head[:cut].strip(JS_WHITESPACE)
+            command = head[:sep].strip(JS_WHITESPACE)
         if not command:
             return text[start:end]
         renderer = self.builtins.get(command)
@@ -647,14 +651,18 @@ class Session:
                 return self.render(parse_macro_at(text, start, end))
             plain = PLAIN_RENDERERS.get(renderer)
             if plain is not None and self.depth < MAX_DEPTH:
-                done = self._render_plain_pieces(start, end, pieces, plain)
+                done = self._render_plain_pieces(start, end, cut, plain)
                 if done is not None:
                     return done
-            return self.render(_flat_macro(text, start, end, pieces))
+            return self.render(_flat_macro(text, start, end, None if cut < 0 else text[start + 2 : end - 2].split("::")))
         value = lookup(command, self.store, self.static, "any")
         if value is not MISSING:
             return value if type(value) is str else to_macro_text(value)
-        self._unresolved_span(start, end)
+        if flat and cut < 0:  # the trimmed inside is the command: no second slice
+            if command not in self.unresolved:
+                self.unresolved[command] = (start, end)
+        else:
+            self._unresolved_span(start, end)
         return text[start:end]
 
     def _unresolved_span(self, start: int, end: int) -> None:
@@ -664,32 +672,42 @@ class Session:
         if expression not in self.unresolved:
             self.unresolved[expression] = (start, end)
 
-    def _render_plain_pieces(self, start: int, end: int, pieces: list[str] | None,
+    def _render_plain_pieces(self, start: int, end: int, cut: int,
                              plain: tuple[str, str, Callable[[str], str] | None]) -> str | None:
-        """:meth:`_render_plain` for a flat macro, its parts given as the text ``pieces`` between its ``::``
-        (None: no ``::``, the command alone): every part is one text piece or empty, so nothing falls back
-        for a nested macro; the rest -- reads, writes, results, work, the None before any of them -- is
-        :meth:`_render_plain`'s, through the same :meth:`_read_plain` and :meth:`_write_plain`."""
+        """:meth:`_render_plain` for a flat macro whose first ``::`` is at ``cut`` (-1: none, the command
+        alone): its parts are the pieces between its ``::``, each one text piece or empty, so nothing falls
+        back for a nested macro; the rest -- reads, writes, results, work, the None before any of them -- is
+        :meth:`_render_plain`'s, through the same :meth:`_read_plain` and :meth:`_write_plain`.  The pieces a
+        renderer uses are sliced at the ``::`` ``str.find`` gives (``split``'s cuts), the last argument
+        ending at the macro's ``}}``."""
         kind, scope, transform = plain
-        last = 0 if pieces is None else len(pieces) - 1  # the last argument's index in the parts
-        if kind == "get":
-            name = "" if pieces is None else pieces[1].strip(JS_WHITESPACE)
+        text = self.text
+        inner_end = end - 2
+        if kind == "get":  # the name is the first argument, whatever follows it
+            if cut < 0:
+                name = ""
+            else:
+                after = text.find("::", cut + 2, inner_end)
+                name = text[cut + 2 : inner_end if after < 0 else after].strip(JS_WHITESPACE)
             if not name:
                 self._unresolved_span(start, end)
-                return self.text[start:end]
+                return text[start:end]
             return self._read_plain(name, scope)
         if self.work > MAX_BLOCK_WORK:
             return None
-        args: list[str] = []
-        used = last if kind == "set" else min(last, 1)  # a filter uses its first argument only
-        if pieces is not None:
-            for index in range(1, used + 1):
-                piece = pieces[index]
-                args.append(piece if index < last else piece.rstrip(JS_WHITESPACE))
+        args: list[str]
+        if cut < 0:
+            args = []
+        elif kind == "set":  # every argument, the last one without its trailing white space
+            args = text[cut + 2 : inner_end].split("::")
+            args[-1] = args[-1].rstrip(JS_WHITESPACE)
+        else:  # a filter uses its first argument only (trimmed at the end when it is the last)
+            after = text.find("::", cut + 2, inner_end)
+            args = [text[cut + 2 : inner_end].rstrip(JS_WHITESPACE) if after < 0 else text[cut + 2 : after]]
         result = self._write_plain(scope, transform, args)
         if result is _NO_NAME:
             self._unresolved_span(start, end)
-            return self.text[start:end]
+            return text[start:end]
         return result
 
     def _failed(self, macro: Macro, command: str, detail: str, code: str = MACRO_FAILED) -> str:
