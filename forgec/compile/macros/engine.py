@@ -263,6 +263,9 @@ class Session:
         "depth",
         "diagnostics",
         "item_id",
+        "limit",
+        "max_depth",
+        "plain",
         "pointer",
         "runtime",
         "selected_tools",
@@ -273,6 +276,7 @@ class Session:
         "trace",
         "unresolved",
         "work",
+        "work_cap",
     )
 
     def __init__(
@@ -308,6 +312,15 @@ class Session:
         #: characters the block's macros have produced so far (bounded by MAX_BLOCK_WORK)
         self.work = 0
         self._variables: Variables | None = None
+        # the limits, read once a block: module globals (tests lower them), each read a dictionary look-up
+        # in the mypyc build, and the plain built-ins below would read them again for every macro
+        #: :func:`string_limit` (the lower of V8's length and forgec's cap)
+        self.limit = MAX_STRING_LENGTH if MAX_STRING_LENGTH < MAX_BLOCK_LENGTH else MAX_BLOCK_LENGTH
+        #: :data:`MAX_DEPTH` and :data:`MAX_BLOCK_WORK`
+        self.max_depth = MAX_DEPTH
+        self.work_cap = MAX_BLOCK_WORK
+        #: :data:`PLAIN_RENDERERS` (the table itself: filled and emptied in place)
+        self.plain = PLAIN_RENDERERS
         #: what the expansion reads and writes, for a later replay (:mod:`.replay`); None: not recorded
         self.trace: Trace | None = None
 
@@ -426,8 +439,8 @@ class Session:
         if renderer is not None:
             if self.trace is not None and command not in REPLAYABLE:
                 self.trace = None  # it reads more than the variables (the runtime, the tools, the stack)
-            plain = PLAIN_RENDERERS.get(renderer)
-            if plain is not None and self.depth < MAX_DEPTH:
+            plain = self.plain.get(renderer)
+            if plain is not None and self.depth < self.max_depth:
                 done = self._render_plain(macro, plain)
                 if done is not None:
                     return done
@@ -479,7 +492,7 @@ class Session:
             result = ""
         elif type(value) is str:
             result = value
-            if len(result) * 2 > MAX_BLOCK_LENGTH or len(result) * 2 > MAX_STRING_LENGTH:
+            if len(result) * 2 > self.limit:  # past V8's length or forgec's cap: the generic path fails it
                 return None
         else:
             return None
@@ -494,7 +507,7 @@ class Session:
         if transform is not None:  # a filter
             result = transform(args[0] if args else "")
             size = len(result)
-            if size * 2 > MAX_BLOCK_LENGTH or size * 2 > MAX_STRING_LENGTH:
+            if size * 2 > self.limit:
                 return None
             self.work += size
             return result
@@ -516,7 +529,7 @@ class Session:
             value = args[start]
         else:
             value = "::".join(args[start:])
-        if len(value) * 2 > string_limit():
+        if len(value) * 2 > self.limit:
             return None
         self.write(scope, first, value)
         return ""
@@ -552,7 +565,7 @@ class Session:
                 self._unresolved(macro)
                 return self.text[macro.start : macro.end]
             return self._read_plain(name, scope)
-        if self.work > MAX_BLOCK_WORK:
+        if self.work > self.work_cap:
             return None
         args: list[str] = []
         used = last if kind == "set" else min(last, 1)  # a filter uses its first argument only
@@ -581,7 +594,7 @@ class Session:
         node = spans[0]
         piece = node if isinstance(node, str) else self.render_span(node)
         size = len(piece)  # code points: a lower bound of UTF-16 units, at least half of them
-        half = string_limit() // 2  # size > half  <=>  size * 2 > limit
+        half = self.limit // 2  # size > half  <=>  size * 2 > limit
         if count == 1:
             if size > half:
                 _check_exact(size, [piece])
@@ -649,8 +662,8 @@ class Session:
         if renderer is not None:
             if not flat:  # its arguments hold macros: the parser's macro, rendered as always
                 return self.render(parse_macro_at(text, start, end))
-            plain = PLAIN_RENDERERS.get(renderer)
-            if plain is not None and self.depth < MAX_DEPTH:
+            plain = self.plain.get(renderer)
+            if plain is not None and self.depth < self.max_depth:
                 done = self._render_plain_pieces(start, end, cut, plain)
                 if done is not None:
                     return done
@@ -693,7 +706,7 @@ class Session:
                 self._unresolved_span(start, end)
                 return text[start:end]
             return self._read_plain(name, scope)
-        if self.work > MAX_BLOCK_WORK:
+        if self.work > self.work_cap:
             return None
         args: list[str]
         if cut < 0:
