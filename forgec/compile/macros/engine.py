@@ -664,7 +664,19 @@ class Session:
                 return self.render(parse_macro_at(text, start, end))
             plain = self.plain.get(renderer)
             if plain is not None and self.depth < self.max_depth:
-                done = self._render_plain_pieces(start, end, cut, plain)
+                if plain[0] == "get":  # here, not in _render_plain_pieces: one call less for the usual macro
+                    # the name is the first argument, whatever follows it
+                    if cut < 0:
+                        name = ""
+                    else:
+                        after = text.find("::", cut + 2, end - 2)
+                        name = text[cut + 2 : end - 2 if after < 0 else after].strip(JS_WHITESPACE)
+                    if not name:
+                        self._unresolved_span(start, end)
+                        return text[start:end]
+                    done = self._read_plain(name, plain[1])
+                else:
+                    done = self._render_plain_pieces(start, end, cut, plain)
                 if done is not None:
                     return done
             return self.render(_flat_macro(text, start, end, None if cut < 0 else text[start + 2 : end - 2].split("::")))
@@ -687,25 +699,15 @@ class Session:
 
     def _render_plain_pieces(self, start: int, end: int, cut: int,
                              plain: tuple[str, str, Callable[[str], str] | None]) -> str | None:
-        """:meth:`_render_plain` for a flat macro whose first ``::`` is at ``cut`` (-1: none, the command
-        alone): its parts are the pieces between its ``::``, each one text piece or empty, so nothing falls
-        back for a nested macro; the rest -- reads, writes, results, work, the None before any of them -- is
-        :meth:`_render_plain`'s, through the same :meth:`_read_plain` and :meth:`_write_plain`.  The pieces a
-        renderer uses are sliced at the ``::`` ``str.find`` gives (``split``'s cuts), the last argument
-        ending at the macro's ``}}``."""
+        """:meth:`_render_plain` for a flat ``setvar`` or filter (:meth:`render_span` reads a ``getvar`` itself)
+        whose first ``::`` is at ``cut`` (-1: none, the command alone): its parts are the pieces between its
+        ``::``, each one text piece or empty, so nothing falls back for a nested macro; the rest -- writes,
+        results, work, the None before any of them -- is :meth:`_render_plain`'s, through the same
+        :meth:`_write_plain`.  The pieces are sliced at the ``::`` ``str.find`` gives (``split``'s cuts), the
+        last argument ending at the macro's ``}}``."""
         kind, scope, transform = plain
         text = self.text
         inner_end = end - 2
-        if kind == "get":  # the name is the first argument, whatever follows it
-            if cut < 0:
-                name = ""
-            else:
-                after = text.find("::", cut + 2, inner_end)
-                name = text[cut + 2 : inner_end if after < 0 else after].strip(JS_WHITESPACE)
-            if not name:
-                self._unresolved_span(start, end)
-                return text[start:end]
-            return self._read_plain(name, scope)
         if self.work > self.work_cap:
             return None
         args: list[str]
