@@ -64,7 +64,7 @@ MAX_BLOCK_WORK = 2 * MAX_BLOCK_LENGTH
 #: built-in macros that only read a variable: they build no new string, so they cost no work
 _READERS = frozenset({"getvar", "var", "getturnvar", "getsessionvar"})
 #: Python frames one nesting level may use (render -> renderer -> expand_arg -> expand_nodes ...)
-_FRAMES_PER_LEVEL = 6
+_FRAMES_PER_LEVEL: Final = 6
 #: ``sys.getrecursionlimit`` bound once: :func:`expand_session` asks it every block (a module attribute
 #: look-up and a generic call less in the mypyc build)
 _recursion_limit = sys.getrecursionlimit
@@ -315,7 +315,9 @@ class Session:
         # the limits, read once a block: module globals (tests lower them), each read a dictionary look-up
         # in the mypyc build, and the plain built-ins below would read them again for every macro
         #: :func:`string_limit` (the lower of V8's length and forgec's cap)
-        self.limit = MAX_STRING_LENGTH if MAX_STRING_LENGTH < MAX_BLOCK_LENGTH else MAX_BLOCK_LENGTH
+        longest = MAX_STRING_LENGTH  # each global read once
+        cap = MAX_BLOCK_LENGTH
+        self.limit = longest if longest < cap else cap
         #: :data:`MAX_DEPTH` and :data:`MAX_BLOCK_WORK`
         self.max_depth = MAX_DEPTH
         self.work_cap = MAX_BLOCK_WORK
@@ -773,17 +775,19 @@ class Session:
             return
         level = "error" if policy == "error" else "warning"
         diagnostics = self.diagnostics  # its append called by name: a list primitive in the mypyc build
+        native = NATIVE_POSITIONED  # the module globals read once, not once a finding
+        code = UNRESOLVED_MACRO
         for expression, macro in self.unresolved.items():
             if isinstance(macro, Macro):
                 diagnostics.append(unresolved_diagnostic(macro, expression, level, self.item_id, self.pointer))
             else:  # a first sight's: unresolved_diagnostic's new finding, with no parse to keep it on
                 start, end = macro
                 message = f"Unresolved macro: {{{{{expression}}}}}"
-                if NATIVE_POSITIONED:  # POSITIONED itself, called natively in the mypyc build
-                    found = native_make(level, message, UNRESOLVED_MACRO, self.item_id, self.pointer,  # type: ignore[arg-type]
+                if native:  # POSITIONED itself, called natively in the mypyc build
+                    found = native_make(level, message, code, self.item_id, self.pointer,  # type: ignore[arg-type]
                                         start, end - start)
                 else:
-                    found = POSITIONED(level, message, UNRESOLVED_MACRO, self.item_id, self.pointer,  # type: ignore[arg-type]
+                    found = POSITIONED(level, message, code, self.item_id, self.pointer,  # type: ignore[arg-type]
                                        start, end - start)
                 diagnostics.append(found)
 
