@@ -64,7 +64,7 @@ MAX_BLOCK_WORK = 2 * MAX_BLOCK_LENGTH
 #: built-in macros that only read a variable: they build no new string, so they cost no work
 _READERS = frozenset({"getvar", "var", "getturnvar", "getsessionvar"})
 #: Python frames one nesting level may use (render -> renderer -> expand_arg -> expand_nodes ...)
-_FRAMES_PER_LEVEL = 6
+_FRAMES_PER_LEVEL: Final = 6
 #: ``sys.getrecursionlimit`` bound once: :func:`expand_session` asks it every block (a module attribute
 #: look-up and a generic call less in the mypyc build)
 _recursion_limit = sys.getrecursionlimit
@@ -263,6 +263,9 @@ class Session:
         "depth",
         "diagnostics",
         "item_id",
+        "limit",
+        "max_depth",
+        "plain",
         "pointer",
         "runtime",
         "selected_tools",
@@ -273,6 +276,7 @@ class Session:
         "trace",
         "unresolved",
         "work",
+        "work_cap",
     )
 
     def __init__(
@@ -308,6 +312,17 @@ class Session:
         #: characters the block's macros have produced so far (bounded by MAX_BLOCK_WORK)
         self.work = 0
         self._variables: Variables | None = None
+        # the limits, read once a block: module globals (tests lower them), each read a dictionary look-up
+        # in the mypyc build, and the plain built-ins below would read them again for every macro
+        #: :func:`string_limit` (the lower of V8's length and forgec's cap)
+        longest = MAX_STRING_LENGTH  # each global read once
+        cap = MAX_BLOCK_LENGTH
+        self.limit = longest if longest < cap else cap
+        #: :data:`MAX_DEPTH` and :data:`MAX_BLOCK_WORK`
+        self.max_depth = MAX_DEPTH
+        self.work_cap = MAX_BLOCK_WORK
+        #: :data:`PLAIN_RENDERERS` (the table itself: filled and emptied in place)
+        self.plain = PLAIN_RENDERERS
         #: what the expansion reads and writes, for a later replay (:mod:`.replay`); None: not recorded
         self.trace: Trace | None = None
 
@@ -426,8 +441,8 @@ class Session:
         if renderer is not None:
             if self.trace is not None and command not in REPLAYABLE:
                 self.trace = None  # it reads more than the variables (the runtime, the tools, the stack)
-            plain = PLAIN_RENDERERS.get(renderer)
-            if plain is not None and self.depth < MAX_DEPTH:
+            plain = self.plain.get(renderer)
+            if plain is not None and self.depth < self.max_depth:
                 done = self._render_plain(macro, plain)
                 if done is not None:
                     return done
@@ -479,7 +494,7 @@ class Session:
             result = ""
         elif type(value) is str:
             result = value
-            if len(result) * 2 > MAX_BLOCK_LENGTH or len(result) * 2 > MAX_STRING_LENGTH:
+            if len(result) * 2 > self.limit:  # past V8's length or forgec's cap: the generic path fails it
                 return None
         else:
             return None
@@ -494,7 +509,7 @@ class Session:
         if transform is not None:  # a filter
             result = transform(args[0] if args else "")
             size = len(result)
-            if size * 2 > MAX_BLOCK_LENGTH or size * 2 > MAX_STRING_LENGTH:
+            if size * 2 > self.limit:
                 return None
             self.work += size
             return result
@@ -516,7 +531,7 @@ class Session:
             value = args[start]
         else:
             value = "::".join(args[start:])
-        if len(value) * 2 > string_limit():
+        if len(value) * 2 > self.limit:
             return None
         self.write(scope, first, value)
         return ""
@@ -552,7 +567,7 @@ class Session:
                 self._unresolved(macro)
                 return self.text[macro.start : macro.end]
             return self._read_plain(name, scope)
-        if self.work > MAX_BLOCK_WORK:
+        if self.work > self.work_cap:
             return None
         args: list[str] = []
         used = last if kind == "set" else min(last, 1)  # a filter uses its first argument only
@@ -581,7 +596,7 @@ class Session:
         node = spans[0]
         piece = node if isinstance(node, str) else self.render_span(node)
         size = len(piece)  # code points: a lower bound of UTF-16 units, at least half of them
-        half = string_limit() // 2  # size > half  <=>  size * 2 > limit
+        half = self.limit // 2  # size > half  <=>  size * 2 > limit
         if count == 1:
             if size > half:
                 _check_exact(size, [piece])
@@ -621,22 +636,26 @@ class Session:
         each one text piece (or none); the command, an unknown macro's variable and the plain built-ins
         (:meth:`_render_plain_pieces`) are done here as :meth:`render` does them, and anything else gets
         the parser's very :class:`Macro` and :meth:`render`.  No trace: a first sight is not recorded.
+
+        A flat macro's pieces are found with ``str.find`` from its first ``::`` on (``split`` cuts at the
+        same leftmost, non-overlapping ``::``), not split into a list: the command and a ``getvar``'s name
+        are two slices, an unknown macro needs no more than its command, and only a ``setvar`` or a
+        generic renderer splits its arguments.
         """
         start, end, flat = span
         text = self.text
-        pieces: list[str] | None = None
+        cut = -1  # a flat macro's first "::" (-1: none, the command alone)
         if flat:
-            inside = text[start + 2 : end - 2]
-            pieces = inside.split("::") if "::" in inside else None
-            command = (inside if pieces is None else pieces[0]).strip(JS_WHITESPACE)
+            cut = text.find("::", start + 2, end - 2)
+            command = text[start + 2 : end - 2 if cut < 0 else cut].strip(JS_WHITESPACE)
         else:
             # the command is the text up to the macro's first "::"; when that comes before the first inner
             # "{{" it is the first segment's (no "}}" there: it would have closed the macro), else the parse's
             head = text[start + 2 : text.find("{{", start + 2)]
-            cut = head.find("::")
-            if cut < 0:
+            sep = head.find("::")
+            if sep < 0:
                 return self.render(parse_macro_at(text, start, end))
-            command = head[:cut].strip(JS_WHITESPACE)
+            command = head[:sep].strip(JS_WHITESPACE)
         if not command:
             return text[start:end]
         renderer = self.builtins.get(command)
@@ -645,16 +664,32 @@ class Session:
         if renderer is not None:
             if not flat:  # its arguments hold macros: the parser's macro, rendered as always
                 return self.render(parse_macro_at(text, start, end))
-            plain = PLAIN_RENDERERS.get(renderer)
-            if plain is not None and self.depth < MAX_DEPTH:
-                done = self._render_plain_pieces(start, end, pieces, plain)
+            plain = self.plain.get(renderer)
+            if plain is not None and self.depth < self.max_depth:
+                if plain[0] == "get":  # here, not in _render_plain_pieces: one call less for the usual macro
+                    # the name is the first argument, whatever follows it
+                    if cut < 0:
+                        name = ""
+                    else:
+                        after = text.find("::", cut + 2, end - 2)
+                        name = text[cut + 2 : end - 2 if after < 0 else after].strip(JS_WHITESPACE)
+                    if not name:
+                        self._unresolved_span(start, end)
+                        return text[start:end]
+                    done = self._read_plain(name, plain[1])
+                else:
+                    done = self._render_plain_pieces(start, end, cut, plain)
                 if done is not None:
                     return done
-            return self.render(_flat_macro(text, start, end, pieces))
+            return self.render(_flat_macro(text, start, end, None if cut < 0 else text[start + 2 : end - 2].split("::")))
         value = lookup(command, self.store, self.static, "any")
         if value is not MISSING:
             return value if type(value) is str else to_macro_text(value)
-        self._unresolved_span(start, end)
+        if flat and cut < 0:  # the trimmed inside is the command: no second slice
+            if command not in self.unresolved:
+                self.unresolved[command] = (start, end)
+        else:
+            self._unresolved_span(start, end)
         return text[start:end]
 
     def _unresolved_span(self, start: int, end: int) -> None:
@@ -664,32 +699,32 @@ class Session:
         if expression not in self.unresolved:
             self.unresolved[expression] = (start, end)
 
-    def _render_plain_pieces(self, start: int, end: int, pieces: list[str] | None,
+    def _render_plain_pieces(self, start: int, end: int, cut: int,
                              plain: tuple[str, str, Callable[[str], str] | None]) -> str | None:
-        """:meth:`_render_plain` for a flat macro, its parts given as the text ``pieces`` between its ``::``
-        (None: no ``::``, the command alone): every part is one text piece or empty, so nothing falls back
-        for a nested macro; the rest -- reads, writes, results, work, the None before any of them -- is
-        :meth:`_render_plain`'s, through the same :meth:`_read_plain` and :meth:`_write_plain`."""
+        """:meth:`_render_plain` for a flat ``setvar`` or filter (:meth:`render_span` reads a ``getvar`` itself)
+        whose first ``::`` is at ``cut`` (-1: none, the command alone): its parts are the pieces between its
+        ``::``, each one text piece or empty, so nothing falls back for a nested macro; the rest -- writes,
+        results, work, the None before any of them -- is :meth:`_render_plain`'s, through the same
+        :meth:`_write_plain`.  The pieces are sliced at the ``::`` ``str.find`` gives (``split``'s cuts), the
+        last argument ending at the macro's ``}}``."""
         kind, scope, transform = plain
-        last = 0 if pieces is None else len(pieces) - 1  # the last argument's index in the parts
-        if kind == "get":
-            name = "" if pieces is None else pieces[1].strip(JS_WHITESPACE)
-            if not name:
-                self._unresolved_span(start, end)
-                return self.text[start:end]
-            return self._read_plain(name, scope)
-        if self.work > MAX_BLOCK_WORK:
+        text = self.text
+        inner_end = end - 2
+        if self.work > self.work_cap:
             return None
-        args: list[str] = []
-        used = last if kind == "set" else min(last, 1)  # a filter uses its first argument only
-        if pieces is not None:
-            for index in range(1, used + 1):
-                piece = pieces[index]
-                args.append(piece if index < last else piece.rstrip(JS_WHITESPACE))
+        args: list[str]
+        if cut < 0:
+            args = []
+        elif kind == "set":  # every argument, the last one without its trailing white space
+            args = text[cut + 2 : inner_end].split("::")
+            args[-1] = args[-1].rstrip(JS_WHITESPACE)
+        else:  # a filter uses its first argument only (trimmed at the end when it is the last)
+            after = text.find("::", cut + 2, inner_end)
+            args = [text[cut + 2 : inner_end].rstrip(JS_WHITESPACE) if after < 0 else text[cut + 2 : after]]
         result = self._write_plain(scope, transform, args)
         if result is _NO_NAME:
             self._unresolved_span(start, end)
-            return self.text[start:end]
+            return text[start:end]
         return result
 
     def _failed(self, macro: Macro, command: str, detail: str, code: str = MACRO_FAILED) -> str:
@@ -740,17 +775,19 @@ class Session:
             return
         level = "error" if policy == "error" else "warning"
         diagnostics = self.diagnostics  # its append called by name: a list primitive in the mypyc build
+        native = NATIVE_POSITIONED  # the module globals read once, not once a finding
+        code = UNRESOLVED_MACRO
         for expression, macro in self.unresolved.items():
             if isinstance(macro, Macro):
                 diagnostics.append(unresolved_diagnostic(macro, expression, level, self.item_id, self.pointer))
             else:  # a first sight's: unresolved_diagnostic's new finding, with no parse to keep it on
                 start, end = macro
                 message = f"Unresolved macro: {{{{{expression}}}}}"
-                if NATIVE_POSITIONED:  # POSITIONED itself, called natively in the mypyc build
-                    found = native_make(level, message, UNRESOLVED_MACRO, self.item_id, self.pointer,  # type: ignore[arg-type]
+                if native:  # POSITIONED itself, called natively in the mypyc build
+                    found = native_make(level, message, code, self.item_id, self.pointer,  # type: ignore[arg-type]
                                         start, end - start)
                 else:
-                    found = POSITIONED(level, message, UNRESOLVED_MACRO, self.item_id, self.pointer,  # type: ignore[arg-type]
+                    found = POSITIONED(level, message, code, self.item_id, self.pointer,  # type: ignore[arg-type]
                                        start, end - start)
                 diagnostics.append(found)
 

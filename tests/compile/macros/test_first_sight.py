@@ -168,3 +168,21 @@ def test_expand_block_takes_the_path_on_a_first_sight_only(monkeypatch: Any) -> 
     assert outs[0] == outs[1] == outs[2] == ("s28 A {{nope}}", ["Unresolved macro: {{nope}}"])
     assert outs[3] == outs[4] == outs[5] == ("s28 A {{", [])
     assert calls in (["s28 {{getvar::a}} {{nope}}"], [])  # [] where block is compiled (native call)
+
+
+def test_flat_pieces_cut_by_find_where_split_cuts() -> None:
+    """A flat macro's pieces are cut with ``str.find`` from its first ``::`` on (``render_span``): runs of ``:``,
+    extra arguments, empty and blank names, a last argument's trailing white space, the command alone, an
+    unknown macro with and without arguments (its finding's expression the command, or the trimmed inside)."""
+    rng = random.Random(11)
+    texts = [
+        "{{getvar::a::ignored}}{{getvar}}{{getvar::}}{{getvar:: ::x}}{{getvar:::a}}{{getvar::a:::b}}",
+        "{{getturnvar:: a }}{{getsessionvar::b::}}{{var::unknown}}{{ getvar :: b }}",
+        "{{upper::a::b}}{{upper::a  }}{{upper:: a \t}}{{upper}}{{upper::}}{{lower:::x}}{{trim::  y  ::z}}",
+        "{{setvar::x::a::b  }}{{getvar::x}}{{setvar::::v}}{{setvar::turn}}{{setvar::session::s::t::u }}{{getvar::s}}",
+        "{{setvar}}{{setvar::}}{{setvar:: n :::v:}}{{getvar::n}}{{setvar::turn:: ::v}}",
+        "{{ unknownx }}{{unknownx}}{{unknownx::a}}{{ unknownx::a }}{{unknown}}{{a}}{{if}}{{if::x}}{{::}}{{ }}",
+    ]
+    for text in texts:
+        for _ in range(6):  # the stores, the policies and no store
+            assert _same(text, rng)
