@@ -315,9 +315,7 @@ class Session:
         # the limits, read once a block: module globals (tests lower them), each read a dictionary look-up
         # in the mypyc build, and the plain built-ins below would read them again for every macro
         #: :func:`string_limit` (the lower of V8's length and forgec's cap)
-        longest = MAX_STRING_LENGTH  # each global read once
-        cap = MAX_BLOCK_LENGTH
-        self.limit = longest if longest < cap else cap
+        self.limit = string_limit()
         #: :data:`MAX_DEPTH` and :data:`MAX_BLOCK_WORK`
         self.max_depth = MAX_DEPTH
         self.work_cap = MAX_BLOCK_WORK
@@ -369,7 +367,7 @@ class Session:
         node = next(rest)
         piece = node if isinstance(node, str) else self.render(node)
         size = len(piece)  # code points: a lower bound of UTF-16 units, at least half of them
-        half = string_limit() // 2  # size > half  <=>  size * 2 > limit
+        half = self.limit // 2  # size > half  <=>  size * 2 > limit
         if count == 1:
             if size > half:
                 _check_exact(size, [piece])
