@@ -178,7 +178,9 @@ def scan_top_level(text: str) -> list[str | Span] | None:
     previous one, the cut ``split`` makes, without making the segments); a depth counter stands for
     the parser's stack of frames (every ``}}`` closes the innermost open ``{{``; with none open it is
     text), so with nothing left open the top-level macros are exactly the parser's: a macro ends where
-    the depth comes back to zero.  ``::`` needs no look here: at the top level it is text, inside a macro
+    the depth comes back to zero.  A chunk is searched only until then: the ``}}`` after it, up to the
+    next ``{{``, are text (no failing ``find`` over the rest of each chunk: 8 ``find`` calls instead of
+    14 for the benchmark's block, each ~250 instructions in the mypyc build).  ``::`` needs no look here: at the top level it is text, inside a macro
     the renderer splits its own text.
     """
     chunks = text.split("{{")
@@ -203,13 +205,13 @@ def scan_top_level(text: str) -> list[str | Span] | None:
         pos += 2  # where the chunk starts
         close = chunk.find("}}")  # the chunk's "}}" tokens, cut from each run's start as split cuts them
         while close >= 0:
-            if depth:
-                depth -= 1
-                if not depth:
-                    if top > last:
-                        spans.append(text[last:top])
-                    last = pos + close + 2
-                    spans.append((top, last, flat))
+            depth -= 1
+            if not depth:  # the top-level macro ends here; the chunk's later "}}" are stray text: not looked for
+                if top > last:
+                    spans.append(text[last:top])
+                last = pos + close + 2
+                spans.append((top, last, flat))
+                break
             close = chunk.find("}}", close + 2)
         pos += len(chunk)
     if depth:
