@@ -685,7 +685,9 @@ class Session:
         read from its text: its inside is one segment, so its parts are the pieces between its ``::``,
         each one text piece (or none); the command, an unknown macro's variable and the plain built-ins
         (:meth:`_render_plain_pieces`) are done here as :meth:`render` does them, and anything else gets
-        the parser's very :class:`Macro` and :meth:`render`.  No trace: a first sight is not recorded.
+        the parser's very :class:`Macro` and :meth:`render`.  Traced as :meth:`render` traces (a second sight
+        is recorded): the reads of a variable, the writes, and the end of the recording at a built-in that
+        is not :data:`.replay.REPLAYABLE`.
 
         A flat macro's pieces are found with ``str.find`` from its first ``::`` on (``split`` cuts at the
         same leftmost, non-overlapping ``::``), not split into a list: the command and a ``getvar``'s name
@@ -720,6 +722,8 @@ class Session:
         if renderer is not None:
             if not flat:  # its arguments hold macros: the parser's macro, rendered as always
                 return self.render(parse_macro_at(text, start, end))
+            if self.trace is not None and command not in REPLAYABLE:
+                self.trace = None  # as render(): it reads more than the variables
             if plain is not None and self.depth < self.max_depth:
                 if plain[0] == "get":  # here, not in _render_plain_pieces: one call less for the usual macro
                     # the name is the first argument, whatever follows it
@@ -738,6 +742,8 @@ class Session:
                     return done
             return self.render(_flat_macro(text, start, end, None if cut < 0 else text[start + 2 : end - 2].split("::")))
         value = lookup(command, self.store, self.static, "any")
+        if self.trace is not None:  # as render() records it (a second sight is traced)
+            self.trace.reads.append((command, "any", value))
         if value is not MISSING:
             return value if type(value) is str else to_macro_text(value)
         if flat and cut < 0:  # the trimmed inside is the command: no second slice
@@ -942,15 +948,19 @@ def ensure_recursion_headroom() -> None:
 
 def expand_first_sight(text: str, spans: list[str | Span], item_id: Any, stack: dict[str, Any], runtime: Runtime,
                        store: VariableStore | None, diagnostics: list[Diagnostic], selected_tools: list[str],
-                       builtins: dict[str, Renderer], custom: dict[str, Any], pointer: tuple[Any, ...] | None) -> str:
-    """:func:`expand_session` for a block seen for the first time, from :func:`.grammar.scan_top_level`'s
-    ``spans`` instead of its whole parse: the block's output, its unresolved-macro findings appended.
+                       builtins: dict[str, Renderer], custom: dict[str, Any], pointer: tuple[Any, ...] | None,
+                       trace: Trace | None) -> tuple[str, Trace | None]:
+    """:func:`expand_session` for a block never recorded (its first or second sight), from
+    :func:`.grammar.scan_top_level`'s ``spans`` instead of its whole parse: the block's output, its
+    unresolved-macro findings appended, and the trace (``trace`` given: a second sight) the session kept.
 
     A first sight is neither recorded nor kept parsed (the caches keep a text from its second sight on),
     so its parse would be made, walked once and freed: seven ``Macro`` objects, their lists and the
     parser's frames for the benchmark's block, for macros most of which are a variable or a filter over
-    plain text.  :meth:`Session.render_span` renders those from their text and parses only the macros
-    with macros inside; output, findings, writes and their order are :func:`expand_session`'s
+    plain text.  A second sight is recorded, and then replayed: it needs no parse either (the parse cache
+    gets it only when the recording fails, :func:`forgec.compile.macros.block.expand_block`).
+    :meth:`Session.render_span` renders those from their text and parses only the macros
+    with macros inside; output, findings, writes, the trace and their order are :func:`expand_session`'s
     (``tests/compile/macros/test_first_sight.py`` compares the two)."""
     if _recursion_limit() < MAX_DEPTH * _FRAMES_PER_LEVEL + 1_000:  # ensure_recursion_headroom, inlined
         ensure_recursion_headroom()
@@ -966,13 +976,14 @@ def expand_first_sight(text: str, spans: list[str | Span], item_id: Any, stack: 
         custom=custom,
         pointer=pointer,
     )
+    session.trace = trace
     try:
         result = session.expand_spans(spans)
     except (JsRangeError, ExpansionTooLong):
         result = session._block_too_long()
     if session.unresolved:
         session.report_unresolved()
-    return result
+    return result, session.trace
 
 
 def expand_session(text: str, doc: tuple[Node, ...], item_id: Any, stack: dict[str, Any], runtime: Runtime,

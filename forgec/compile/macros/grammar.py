@@ -51,6 +51,7 @@ __all__ = [
     "parse_macro_at",
     "parse_seen",
     "parse_with_lark",
+    "parsed",
     "scan_top_level",
 ]
 
@@ -306,6 +307,12 @@ def parse_seen(text: str, seen: bool) -> Document:
     doc: Document = _parse_fast(text) if "{{" in text and "}}" in text else ((text,) if text else ())
     _CACHE.put(text, doc, parse_cost(text), seen=True)
     return doc
+
+
+def parsed(text: str) -> Document | None:
+    """The parse cache's entry for ``text``, or None: for :func:`forgec.compile.macros.block.expand_block`,
+    which expands a text seen but never recorded from its top level unless its parse is kept (see there)."""
+    return _CACHE.get(text)
 
 
 def iter_macros(nodes: Any) -> Any:
