@@ -93,13 +93,10 @@ def expand_block(
             # which the whole parse handles
             spans = scan_top_level(text)
             if spans is not None:
-                macros = False
-                for span in spans:
-                    if not isinstance(span, str):
-                        macros = True
-                        break
-                if not macros:
-                    return text  # no macro at the top level
+                # no macro at the top level: the scan gives the whole text as one piece (or none), since it
+                # cuts the text only where a macro is
+                if len(spans) < 2 and (not spans or isinstance(spans[0], str)):
+                    return text
                 if keep:
                     context = _context_of(item_id, pointer, stack, store)
                     trace = replay.Trace()

@@ -440,10 +440,7 @@ class Session:
                 size += length
                 if size > half:  # near a limit: measure exactly, before anything is joined
                     exact = _check_exact(size, out)
-        text = "".join(out)
-        if text.isascii():
-            return text
-        return js_concat(out)  # halves of a surrogate pair that meet here form the character
+        return _joined(out)
 
     def expand_block(self, nodes: list[Node] | tuple[Node, ...]) -> str:
         """The block's own output: :meth:`expand_nodes` outside any macro.
@@ -673,10 +670,7 @@ class Session:
                 size += length
                 if size > half:  # near a limit: measure exactly, before anything is joined
                     exact = _check_exact(size, out)
-        text = "".join(out)
-        if text.isascii():
-            return text
-        return js_concat(out)  # halves of a surrogate pair that meet here form the character
+        return _joined(out)
 
     def render_span(self, span: Span) -> str:
         """:meth:`render` for a top-level macro of a first sight, given by its offsets (:data:`.grammar.Span`).
@@ -912,6 +906,17 @@ def _same_pointer(a: tuple[Any, ...] | None, b: tuple[Any, ...] | None) -> bool:
     if a is None or b is None:
         return False
     return a == b and tuple(map(type, a)) == tuple(map(type, b))
+
+
+def _joined(pieces: list[str]) -> str:
+    """The tail :meth:`Session.expand_nodes` and :meth:`Session.expand_spans` share, once per call (not per
+    piece): the measured pieces joined.  Their per-piece loops stay two, one over the parse's nodes and one
+    over the scan's spans: one loop over a union of the two lists lost mypyc's native list operations
+    (~3 % of a new block compiled, stop 28)."""
+    text = "".join(pieces)
+    if text.isascii():
+        return text
+    return js_concat(pieces)  # halves of a surrogate pair that meet here form the character
 
 
 def _check_exact(size: int, parts: list[str]) -> int:

@@ -189,3 +189,18 @@ def test_flat_pieces_cut_by_find_where_split_cuts() -> None:
     for text in texts:
         for _ in range(6):  # the stores, the policies and no store
             assert _same(text, rng)
+
+
+def test_a_scan_without_macros_is_the_text_in_one_piece() -> None:
+    """``block.expand_block`` returns the text as it is when the scan gives at most one piece, a string: the scan
+    cuts only where a top-level macro is, so that is exactly a text without one."""
+    rng = random.Random(29)
+    for _ in range(5_000):
+        text = _text(rng)
+        spans = scan_top_level(text)
+        if spans is None:
+            continue
+        without = all(isinstance(span, str) for span in spans)
+        assert without == (len(spans) < 2 and (not spans or isinstance(spans[0], str))), text
+        if without:
+            assert "".join(spans) == text, text  # type: ignore[arg-type]
