@@ -296,9 +296,11 @@ def parse_seen(text: str, seen: bool) -> Document:
     word for it: a first sight is parsed without a look-up or a mark of its own (one cache call per new
     block instead of two), a later sight is looked up and, parsed, kept at once.
 
-    So a compile keeps a block's parse from its second expansion on, as with :func:`parse`.  What moves:
-    a text held here but new to the replay cache (the linter parsed it twice, the replay cache was
-    cleared alone) is parsed again at its first expansion, to the same AST; output is unchanged."""
+    ``expand_block`` calls it only for a text it does not expand from the top level (a ``{{`` left unclosed,
+    a replay that failed) and for a text whose recording failed (its parse kept for the next sight, which
+    finds it with :func:`parsed`).  A text held here but new to the replay cache (the linter parsed it
+    twice, the replay cache was cleared alone) is expanded from its top level at its first expansion, to
+    the same output."""
     if not seen:
         return _parse_fast(text) if "{{" in text and "}}" in text else ((text,) if text else ())
     found = _CACHE.get(text)
