@@ -479,7 +479,9 @@ class Session:
         if not command:
             return text[macro.start : macro.end]
         entry = self.dispatch.get(command)  # the built-in and its plain entry: one look-up
-        renderer: Renderer | None
+        # Any, not Renderer: a custom renderer may return anything (handled below), and in the mypyc build a
+        # Renderer's call would check its result for ``str | None``
+        renderer: Any
         plain: PlainEntry | None
         if entry is not None:
             renderer, plain = entry

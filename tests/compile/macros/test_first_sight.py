@@ -204,3 +204,19 @@ def test_a_scan_without_macros_is_the_text_in_one_piece() -> None:
         assert without == (len(spans) < 2 and (not spans or isinstance(spans[0], str))), text
         if without:
             assert "".join(spans) == text, text  # type: ignore[arg-type]
+
+
+def test_a_custom_macro_may_return_any_value() -> None:
+    """A custom renderer's non-string result is printed as JavaScript would (``String()``), not refused: the
+    dispatch's renderer is typed ``Any`` where it is called (a ``Renderer`` would have its result checked
+    for ``str | None`` in the mypyc build)."""
+    from forgec.plugins import Registry
+
+    registry = Registry()
+    registry.register_macro("listy", lambda ctx: [ctx.expand_arg(0), ctx.arg_count, None])
+    registry.register_macro("numbery", lambda ctx: 3)
+    diagnostics: list[Any] = []
+    out = expand_block("{{listy::a}} {{numbery}} {{getvar::x}}", item_id="i", stack={}, runtime=Runtime(now_ms=0),
+                       store=VariableStore(session={}, turn={"x": "X"}, session_dirty=False), diagnostics=diagnostics,
+                       selected_tools=[], registry=registry, pointer=None)
+    assert (out, diagnostics) == ("a,1, 3 X", [])
