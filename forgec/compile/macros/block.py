@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from forgec.compile.macros import engine, replay
 from forgec.compile.macros.builtins import BUILTIN_RENDERERS
-from forgec.compile.macros.grammar import parse, parse_seen, scan_top_level
+from forgec.compile.macros.grammar import parse, parse_seen, parsed, scan_top_level
 from forgec.compile.macros.nodes import Document, Macro
 
 if TYPE_CHECKING:
@@ -73,7 +73,9 @@ def expand_block(
     # whether a record made now would be kept: the replay cache keeps a text from its second sight on,
     # so a first sight is only marked (in the same locked call as the look-up) and not traced
     keep = False
-    doc: Document
+    doc: Document | None = None
+    trace: replay.Trace | None = None
+    first = len(diagnostics)
     if recordable:
         recorded, keep = replay.REPLAYS.get_or_mark(text)
         if recorded is not None:  # a text never recorded (a first sight) needs no context to look in
@@ -83,24 +85,36 @@ def expand_block(
             replayed = replay.replay_entries(recorded, context, store, static, diagnostics)  # type: ignore[arg-type]
             if replayed is not None:
                 return replayed
-        if not keep:
-            # a first sight: neither traced nor kept parsed, so its top level is enough (engine.expand_first_sight);
-            # None: a "{{" left unclosed, which the whole parse handles
+        elif keep:  # seen, never recorded: its second sight, or a text whose recording failed (parse kept then)
+            doc = parsed(text)
+        if recorded is None and doc is None:
+            # a first or second sight: kept parsed by neither cache, so its top level is enough
+            # (engine.expand_first_sight), traced from the second sight on; None: a "{{" left unclosed,
+            # which the whole parse handles
             spans = scan_top_level(text)
             if spans is not None:
-                for span in spans:
-                    if not isinstance(span, str):
-                        return engine.expand_first_sight(text, spans, item_id, stack, runtime, store, diagnostics,
-                                                         selected_tools, BUILTIN_RENDERERS, custom, pointer)
-                return text  # no macro at the top level
-        # the parse cache takes the replay cache's word on a first sight: one cache call per new block
-        doc = parse_seen(text, keep)
+                # no macro at the top level: the scan gives the whole text as one piece (or none), since it
+                # cuts the text only where a macro is
+                if len(spans) < 2 and (not spans or isinstance(spans[0], str)):
+                    return text
+                if keep:
+                    context = _context_of(item_id, pointer, stack, store)
+                    trace = replay.Trace()
+                result, trace = engine.expand_first_sight(text, spans, item_id, stack, runtime, store, diagnostics,
+                                                          selected_tools, BUILTIN_RENDERERS, custom, pointer, trace)
+                if keep and (context is None or trace is None
+                             or not replay.record(text, context, trace, diagnostics[first:], result)):
+                    # not recorded (it never will be, or not with these variables): its parse kept for the next
+                    # sight, as the whole-parse path keeps it from the second sight on
+                    parse_seen(text, True)
+                return result
+        if doc is None:
+            # the parse cache takes the replay cache's word on a first sight: one cache call per new block
+            doc = parse_seen(text, keep)
     else:
         doc = parse(text)
     if (len(doc) == 1 and not isinstance(doc[0], Macro)) or not doc:
         return text
-    first = len(diagnostics)
-    trace = None
     if keep:
         # recorded from the text's second sight on: a first sight's record would only be dropped
         if context is None:

@@ -304,7 +304,7 @@ BUILTIN_RENDERERS: dict[str, Callable[[MacroContext], str | None]] = {m.name: m.
 
 #: the variable and filter built-ins the engine renders directly when the arguments they use are plain
 #: text (``Session._render_plain``: the same reads, writes and results as the renderers above)
-engine.PLAIN_RENDERERS.update({
+engine.register_builtins(BUILTIN_RENDERERS, {
     BUILTIN_RENDERERS["getvar"]: ("get", "any", None),
     BUILTIN_RENDERERS["var"]: ("get", "any", None),
     BUILTIN_RENDERERS["getturnvar"]: ("get", "turn", None),

@@ -48,7 +48,10 @@ __all__ = [
     "check_length",
     "check_parts",
     "check_units",
+    "dispatch_table",
     "expand_first_sight",
+    "register_builtins",
+    "set_plain_renderers",
     "string_limit",
 ]
 
@@ -68,10 +71,14 @@ _FRAMES_PER_LEVEL: Final = 6
 #: ``sys.getrecursionlimit`` bound once: :func:`expand_session` asks it every block (a module attribute
 #: look-up and a generic call less in the mypyc build)
 _recursion_limit = sys.getrecursionlimit
+#: what a plain renderer is: (kind, scope, transform) -- kind ``get``, ``set`` or ``filter``
+PlainEntry = tuple[str, str, Callable[[str], str] | None]
 #: built-in renderers :meth:`Session.render` may run without a render context when the arguments they
-#: use are plain text (:meth:`Session._render_plain`): renderer -> (kind, scope, transform), filled by
-#: :mod:`forgec.compile.macros.builtins` (keyed by the renderer object, so a different table gets none)
-PLAIN_RENDERERS: dict[Any, tuple[str, str, Callable[[str], str] | None]] = {}
+#: use are plain text (:meth:`Session._render_plain`): renderer -> (kind, scope, transform), set by
+#: :mod:`forgec.compile.macros.builtins` through :func:`register_builtins` (keyed by the renderer object,
+#: so a different table gets none); change it only through :func:`set_plain_renderers`, which keeps the
+#: dispatch table (:func:`dispatch_table`) in step with it
+PLAIN_RENDERERS: dict[Any, PlainEntry] = {}
 
 
 class JsRangeError(Exception):
@@ -247,6 +254,43 @@ class MacroContext:
 
 
 Renderer = Callable[[MacroContext], "str | None"]
+#: a built-in's command -> (its renderer, its :data:`PLAIN_RENDERERS` entry or None)
+Dispatch = dict[str, tuple[Renderer, PlainEntry | None]]
+
+#: the registry's built-in table (:data:`.builtins.BUILTIN_RENDERERS`) and its :data:`Dispatch`: one
+#: dictionary look-up per macro instead of two (the built-in table by name, then :data:`PLAIN_RENDERERS`
+#: by renderer), ~270 instructions each in the mypyc build; remade by :func:`register_builtins` and
+#: :func:`set_plain_renderers` (one tuple, so a session reads one module global)
+_dispatch: tuple[dict[str, Renderer], Dispatch] = ({}, {})
+
+
+def _make_dispatch(builtins: dict[str, Renderer]) -> Dispatch:
+    return {name: (renderer, PLAIN_RENDERERS.get(renderer)) for name, renderer in builtins.items()}
+
+
+def dispatch_table(builtins: dict[str, Renderer]) -> Dispatch:
+    """``builtins`` with each renderer's :data:`PLAIN_RENDERERS` entry: the registered table's, kept, or one
+    made now for any other table (tests, tools)."""
+    current = _dispatch
+    if builtins is current[0]:
+        return current[1]
+    return _make_dispatch(builtins)
+
+
+def register_builtins(builtins: dict[str, Renderer], plain: dict[Any, PlainEntry]) -> None:
+    """The built-in table sessions are usually given and its plain renderers (:mod:`.builtins`, at import)."""
+    global _dispatch
+    _dispatch = (builtins, {})
+    set_plain_renderers(plain)
+
+
+def set_plain_renderers(plain: dict[Any, PlainEntry]) -> None:
+    """:data:`PLAIN_RENDERERS` replaced (in place) by ``plain``, and the dispatch table made again to match:
+    the tests switch the direct renders off (``{}``) and on again through this."""
+    global _dispatch
+    PLAIN_RENDERERS.clear()
+    PLAIN_RENDERERS.update(plain)
+    _dispatch = (_dispatch[0], _make_dispatch(_dispatch[0]))
 
 
 #: :meth:`Session._write_plain`'s answer for a ``setvar`` whose name is empty (an unresolved macro)
@@ -262,6 +306,7 @@ class Session:
         "custom",
         "depth",
         "diagnostics",
+        "dispatch",
         "item_id",
         "limit",
         "max_depth",
@@ -319,8 +364,11 @@ class Session:
         #: :data:`MAX_DEPTH` and :data:`MAX_BLOCK_WORK`
         self.max_depth = MAX_DEPTH
         self.work_cap = MAX_BLOCK_WORK
-        #: :data:`PLAIN_RENDERERS` (the table itself: filled and emptied in place)
+        #: :data:`PLAIN_RENDERERS` (the table itself: filled and emptied in place), for custom renderers
         self.plain = PLAIN_RENDERERS
+        #: ``builtins`` with their plain entries (:func:`dispatch_table`, inlined for the registry's table)
+        current = _dispatch
+        self.dispatch = current[1] if builtins is current[0] else _make_dispatch(builtins)
         #: what the expansion reads and writes, for a later replay (:mod:`.replay`); None: not recorded
         self.trace: Trace | None = None
 
@@ -392,10 +440,7 @@ class Session:
                 size += length
                 if size > half:  # near a limit: measure exactly, before anything is joined
                     exact = _check_exact(size, out)
-        text = "".join(out)
-        if text.isascii():
-            return text
-        return js_concat(out)  # halves of a surrogate pair that meet here form the character
+        return _joined(out)
 
     def expand_block(self, nodes: list[Node] | tuple[Node, ...]) -> str:
         """The block's own output: :meth:`expand_nodes` outside any macro.
@@ -433,13 +478,19 @@ class Session:
             command = macro._command = text[macro.start + 2 : seps[0] if seps else macro.end - 2].strip(JS_WHITESPACE)
         if not command:
             return text[macro.start : macro.end]
-        renderer = self.builtins.get(command)
-        if renderer is None:
+        entry = self.dispatch.get(command)  # the built-in and its plain entry: one look-up
+        # Any, not Renderer: a custom renderer may return anything (handled below), and in the mypyc build a
+        # Renderer's call would check its result for ``str | None``
+        renderer: Any
+        plain: PlainEntry | None
+        if entry is not None:
+            renderer, plain = entry
+        else:
             renderer = self.custom.get(command)
+            plain = None if renderer is None else self.plain.get(renderer)
         if renderer is not None:
             if self.trace is not None and command not in REPLAYABLE:
                 self.trace = None  # it reads more than the variables (the runtime, the tools, the stack)
-            plain = self.plain.get(renderer)
             if plain is not None and self.depth < self.max_depth:
                 done = self._render_plain(macro, plain)
                 if done is not None:
@@ -534,7 +585,7 @@ class Session:
         self.write(scope, first, value)
         return ""
 
-    def _render_plain(self, macro: Macro, plain: tuple[str, str, Callable[[str], str] | None]) -> str | None:
+    def _render_plain(self, macro: Macro, plain: PlainEntry) -> str | None:
         """A variable or filter built-in whose arguments are plain text, rendered without a render context.
 
         A first-sight block (a stack file no call read before) cannot be replayed, and the generic
@@ -621,10 +672,7 @@ class Session:
                 size += length
                 if size > half:  # near a limit: measure exactly, before anything is joined
                     exact = _check_exact(size, out)
-        text = "".join(out)
-        if text.isascii():
-            return text
-        return js_concat(out)  # halves of a surrogate pair that meet here form the character
+        return _joined(out)
 
     def render_span(self, span: Span) -> str:
         """:meth:`render` for a top-level macro of a first sight, given by its offsets (:data:`.grammar.Span`).
@@ -633,7 +681,9 @@ class Session:
         read from its text: its inside is one segment, so its parts are the pieces between its ``::``,
         each one text piece (or none); the command, an unknown macro's variable and the plain built-ins
         (:meth:`_render_plain_pieces`) are done here as :meth:`render` does them, and anything else gets
-        the parser's very :class:`Macro` and :meth:`render`.  No trace: a first sight is not recorded.
+        the parser's very :class:`Macro` and :meth:`render`.  Traced as :meth:`render` traces (a second sight
+        is recorded): the reads of a variable, the writes, and the end of the recording at a built-in that
+        is not :data:`.replay.REPLAYABLE`.
 
         A flat macro's pieces are found with ``str.find`` from its first ``::`` on (``split`` cuts at the
         same leftmost, non-overlapping ``::``), not split into a list: the command and a ``getvar``'s name
@@ -656,13 +706,20 @@ class Session:
             command = head[:sep].strip(JS_WHITESPACE)
         if not command:
             return text[start:end]
-        renderer = self.builtins.get(command)
-        if renderer is None and self.custom:  # no look-up in an empty table (no custom macros: the usual case)
+        entry = self.dispatch.get(command)  # the built-in and its plain entry: one look-up
+        renderer: Renderer | None = None
+        plain: PlainEntry | None = None
+        if entry is not None:
+            renderer, plain = entry
+        elif self.custom:  # no look-up in an empty table (no custom macros: the usual case)
             renderer = self.custom.get(command)
+            if renderer is not None:
+                plain = self.plain.get(renderer)
         if renderer is not None:
             if not flat:  # its arguments hold macros: the parser's macro, rendered as always
                 return self.render(parse_macro_at(text, start, end))
-            plain = self.plain.get(renderer)
+            if self.trace is not None and command not in REPLAYABLE:
+                self.trace = None  # as render(): it reads more than the variables
             if plain is not None and self.depth < self.max_depth:
                 if plain[0] == "get":  # here, not in _render_plain_pieces: one call less for the usual macro
                     # the name is the first argument, whatever follows it
@@ -681,6 +738,8 @@ class Session:
                     return done
             return self.render(_flat_macro(text, start, end, None if cut < 0 else text[start + 2 : end - 2].split("::")))
         value = lookup(command, self.store, self.static, "any")
+        if self.trace is not None:  # as render() records it (a second sight is traced)
+            self.trace.reads.append((command, "any", value))
         if value is not MISSING:
             return value if type(value) is str else to_macro_text(value)
         if flat and cut < 0:  # the trimmed inside is the command: no second slice
@@ -698,7 +757,7 @@ class Session:
             self.unresolved[expression] = (start, end)
 
     def _render_plain_pieces(self, start: int, end: int, cut: int,
-                             plain: tuple[str, str, Callable[[str], str] | None]) -> str | None:
+                             plain: PlainEntry) -> str | None:
         """:meth:`_render_plain` for a flat ``setvar`` or filter (:meth:`render_span` reads a ``getvar`` itself)
         whose first ``::`` is at ``cut`` (-1: none, the command alone): its parts are the pieces between its
         ``::``, each one text piece or empty, so nothing falls back for a nested macro; the rest -- writes,
@@ -851,6 +910,17 @@ def _same_pointer(a: tuple[Any, ...] | None, b: tuple[Any, ...] | None) -> bool:
     return a == b and tuple(map(type, a)) == tuple(map(type, b))
 
 
+def _joined(pieces: list[str]) -> str:
+    """The tail :meth:`Session.expand_nodes` and :meth:`Session.expand_spans` share, once per call (not per
+    piece): the measured pieces joined.  Their per-piece loops stay two, one over the parse's nodes and one
+    over the scan's spans: one loop over a union of the two lists lost mypyc's native list operations
+    (~3 % of a new block compiled, stop 28)."""
+    text = "".join(pieces)
+    if text.isascii():
+        return text
+    return js_concat(pieces)  # halves of a surrogate pair that meet here form the character
+
+
 def _check_exact(size: int, parts: list[str]) -> int:
     """``parts`` hold ``size`` code points, past half the limit: fail them, or return their exact UTF-16 units."""
     if size > string_limit():  # the lower bound is past the limit already
@@ -885,15 +955,19 @@ def ensure_recursion_headroom() -> None:
 
 def expand_first_sight(text: str, spans: list[str | Span], item_id: Any, stack: dict[str, Any], runtime: Runtime,
                        store: VariableStore | None, diagnostics: list[Diagnostic], selected_tools: list[str],
-                       builtins: dict[str, Renderer], custom: dict[str, Any], pointer: tuple[Any, ...] | None) -> str:
-    """:func:`expand_session` for a block seen for the first time, from :func:`.grammar.scan_top_level`'s
-    ``spans`` instead of its whole parse: the block's output, its unresolved-macro findings appended.
+                       builtins: dict[str, Renderer], custom: dict[str, Any], pointer: tuple[Any, ...] | None,
+                       trace: Trace | None) -> tuple[str, Trace | None]:
+    """:func:`expand_session` for a block never recorded (its first or second sight), from
+    :func:`.grammar.scan_top_level`'s ``spans`` instead of its whole parse: the block's output, its
+    unresolved-macro findings appended, and the trace (``trace`` given: a second sight) the session kept.
 
     A first sight is neither recorded nor kept parsed (the caches keep a text from its second sight on),
     so its parse would be made, walked once and freed: seven ``Macro`` objects, their lists and the
     parser's frames for the benchmark's block, for macros most of which are a variable or a filter over
-    plain text.  :meth:`Session.render_span` renders those from their text and parses only the macros
-    with macros inside; output, findings, writes and their order are :func:`expand_session`'s
+    plain text.  A second sight is recorded, and then replayed: it needs no parse either (the parse cache
+    gets it only when the recording fails, :func:`forgec.compile.macros.block.expand_block`).
+    :meth:`Session.render_span` renders those from their text and parses only the macros
+    with macros inside; output, findings, writes, the trace and their order are :func:`expand_session`'s
     (``tests/compile/macros/test_first_sight.py`` compares the two)."""
     if _recursion_limit() < MAX_DEPTH * _FRAMES_PER_LEVEL + 1_000:  # ensure_recursion_headroom, inlined
         ensure_recursion_headroom()
@@ -909,13 +983,14 @@ def expand_first_sight(text: str, spans: list[str | Span], item_id: Any, stack: 
         custom=custom,
         pointer=pointer,
     )
+    session.trace = trace
     try:
         result = session.expand_spans(spans)
     except (JsRangeError, ExpansionTooLong):
         result = session._block_too_long()
     if session.unresolved:
         session.report_unresolved()
-    return result
+    return result, session.trace
 
 
 def expand_session(text: str, doc: tuple[Node, ...], item_id: Any, stack: dict[str, Any], runtime: Runtime,

@@ -119,17 +119,19 @@ def replay_entries(entries: dict[tuple[Any, ...], _Entry] | None, context: tuple
     return entry.output
 
 
-def record(text: str, context: tuple[Any, ...], trace: Trace, findings: list[Diagnostic], output: str) -> None:
-    """Keep a finished expansion for :func:`replay`, unless it read a name it also wrote (see above).
+def record(text: str, context: tuple[Any, ...], trace: Trace, findings: list[Diagnostic], output: str) -> bool:
+    """Keep a finished expansion for :func:`replay`, unless it read a name it also wrote (see above);
+    whether it was kept (the cache may still drop it for its size).
 
     A text's entries are replaced by a new dictionary, never changed in place: another thread may be
     reading the old one."""
     written = {name for _scope, name, _value in trace.writes}
     if any(name in written for name, _scope, _value in trace.reads):
-        return
+        return False
     reads = tuple((name, scope, value is MISSING, to_macro_text(value)) for name, scope, value in trace.reads)
     entries = dict(REPLAYS.get(text) or {})
     if len(entries) >= _PER_TEXT:
         entries.clear()
     entries[context] = _Entry(reads, tuple(trace.writes), tuple(findings), output)
     REPLAYS.put(text, entries, 2 * len(text) + sum(entry.size for entry in entries.values()))
+    return True

@@ -18,7 +18,7 @@ from forgec.compile.macros import engine, expand_block
 from forgec.compile.macros.builtins import BUILTIN_RENDERERS
 from forgec.compile.macros.grammar import _parse_fast, parse_macro_at, scan_top_level
 from forgec.compile.macros.nodes import Macro
-from forgec.compile.macros.replay import REPLAYS
+from forgec.compile.macros.replay import REPLAYS, Trace
 from forgec.model.runtime import Runtime
 from forgec.model.variables import VariableStore
 
@@ -52,22 +52,24 @@ def _store(rng: random.Random) -> VariableStore:
 
 
 def _run(first_sight: bool, text: str, store: VariableStore | None, stack: dict[str, Any],
-         custom: dict[str, Any]) -> tuple[Any, ...]:
+         custom: dict[str, Any], traced: bool) -> tuple[Any, ...]:
     diagnostics: list[Any] = []
     runtime = Runtime(now_ms=0)
     pointer = ("items", 1, "content")
+    trace: Trace | None = Trace() if traced else None
     if first_sight:
         spans = scan_top_level(text)
         assert spans is not None
-        out = engine.expand_first_sight(text, spans, "item-1", stack, runtime, store, diagnostics, [],
-                                        BUILTIN_RENDERERS, custom, pointer)
+        out, trace = engine.expand_first_sight(text, spans, "item-1", stack, runtime, store, diagnostics, [],
+                                               BUILTIN_RENDERERS, custom, pointer, trace)
     else:
         doc = _parse_fast(text) if "{{" in text and "}}" in text else ((text,) if text else ())
-        out, _trace = engine.expand_session(text, doc, "item-1", stack, runtime, store, diagnostics, [],
-                                            BUILTIN_RENDERERS, custom, pointer, None)
+        out, trace = engine.expand_session(text, doc, "item-1", stack, runtime, store, diagnostics, [],
+                                           BUILTIN_RENDERERS, custom, pointer, trace)
     found = [(type(d), d.level, d.message, d.code, d.item_id, d.pointer, d.offset, d.length, d.span) for d in diagnostics]
     state = None if store is None else (list(store.turn.items()), list(store.session.items()), store.session_dirty)
-    return out, found, state
+    recorded = None if trace is None else (trace.reads, trace.writes)
+    return out, found, state, recorded
 
 
 def _same(text: str, rng: random.Random, custom: dict[str, Any] | None = None) -> bool:
@@ -76,10 +78,11 @@ def _same(text: str, rng: random.Random, custom: dict[str, Any] | None = None) -
         return False
     stack = {"variables": {"b": "static", "a": 5}, "defaults": {"unresolvedMacroPolicy": rng.choice(["warn", "error", "keep"])}}
     seed = rng.random()
+    traced = rng.random() < 0.5  # a second sight is traced (its reads, writes, and whether it can be recorded)
     results = []
     for first_sight in (True, False):
         store = None if seed < 0.1 else _store(random.Random(seed))
-        results.append(_run(first_sight, text, store, stack, custom or {}))
+        results.append(_run(first_sight, text, store, stack, custom or {}, traced))
     assert results[0] == results[1], text
     return True
 
@@ -140,13 +143,13 @@ def test_near_the_limits(monkeypatch: Any) -> None:
         assert _same(text, rng)
 
 
-def test_expand_block_takes_the_path_on_a_first_sight_only(monkeypatch: Any) -> None:
-    """A first sight goes through ``expand_first_sight``; the second (traced) and third (replayed) do not;
-    an unclosed ``{{`` goes through the whole parse; output is the same each time."""
+def test_expand_block_takes_the_path_until_a_text_is_recorded(monkeypatch: Any) -> None:
+    """A first sight goes through ``expand_first_sight``, and so does the second (traced); the third
+    (replayed) does not; an unclosed ``{{`` goes through the whole parse; output is the same each time."""
     calls: list[str] = []
     real = engine.expand_first_sight
 
-    def spy(text: str, *args: Any) -> str:
+    def spy(text: str, *args: Any) -> tuple[str, Any]:
         calls.append(text)
         return real(text, *args)
 
@@ -167,7 +170,7 @@ def test_expand_block_takes_the_path_on_a_first_sight_only(monkeypatch: Any) -> 
     REPLAYS.clear()
     assert outs[0] == outs[1] == outs[2] == ("s28 A {{nope}}", ["Unresolved macro: {{nope}}"])
     assert outs[3] == outs[4] == outs[5] == ("s28 A {{", [])
-    assert calls in (["s28 {{getvar::a}} {{nope}}"], [])  # [] where block is compiled (native call)
+    assert calls in (["s28 {{getvar::a}} {{nope}}"] * 2, [])  # [] where block is compiled (native call)
 
 
 def test_flat_pieces_cut_by_find_where_split_cuts() -> None:
@@ -186,3 +189,34 @@ def test_flat_pieces_cut_by_find_where_split_cuts() -> None:
     for text in texts:
         for _ in range(6):  # the stores, the policies and no store
             assert _same(text, rng)
+
+
+def test_a_scan_without_macros_is_the_text_in_one_piece() -> None:
+    """``block.expand_block`` returns the text as it is when the scan gives at most one piece, a string: the scan
+    cuts only where a top-level macro is, so that is exactly a text without one."""
+    rng = random.Random(29)
+    for _ in range(5_000):
+        text = _text(rng)
+        spans = scan_top_level(text)
+        if spans is None:
+            continue
+        without = all(isinstance(span, str) for span in spans)
+        assert without == (len(spans) < 2 and (not spans or isinstance(spans[0], str))), text
+        if without:
+            assert "".join(spans) == text, text  # type: ignore[arg-type]
+
+
+def test_a_custom_macro_may_return_any_value() -> None:
+    """A custom renderer's non-string result is printed as JavaScript would (``String()``), not refused: the
+    dispatch's renderer is typed ``Any`` where it is called (a ``Renderer`` would have its result checked
+    for ``str | None`` in the mypyc build)."""
+    from forgec.plugins import Registry
+
+    registry = Registry()
+    registry.register_macro("listy", lambda ctx: [ctx.expand_arg(0), ctx.arg_count, None])
+    registry.register_macro("numbery", lambda ctx: 3)
+    diagnostics: list[Any] = []
+    out = expand_block("{{listy::a}} {{numbery}} {{getvar::x}}", item_id="i", stack={}, runtime=Runtime(now_ms=0),
+                       store=VariableStore(session={}, turn={"x": "X"}, session_dirty=False), diagnostics=diagnostics,
+                       selected_tools=[], registry=registry, pointer=None)
+    assert (out, diagnostics) == ("a,1, 3 X", [])

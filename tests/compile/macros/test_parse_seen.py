@@ -3,8 +3,8 @@
 ``expand_block`` asks the replay cache first (a replayed block needs no parse); its answer -- whether the
 text was seen before -- stands for the parse cache's own, so a new block costs one cache call, not two.
 A first sight is parsed without a look-up or a mark; a later one is looked up and kept at once.  The
-AST is always :func:`parse`'s, and the compile timeline of both caches is the one ``parse`` gave:
-kept from the second expansion, replayed from the third.
+AST is always :func:`parse`'s.  A block is recorded from its second expansion and replayed from the third;
+its parse is kept only when it is needed again (a block never recorded, a replay that failed).
 """
 
 from __future__ import annotations
@@ -57,21 +57,47 @@ def test_a_later_sight_is_looked_up_and_kept_at_once() -> None:
     assert parse_seen(text, True) is doc and parse(text) is doc
 
 
-def test_a_compile_keeps_the_parse_from_the_second_expansion_and_replays_from_the_third() -> None:
-    """The timeline of ``parse`` and ``get_or_mark`` as before: the first expansion leaves both caches
-    without an entry, the second records and keeps the parse, the third replays (no parse at all)."""
+def _timeline(text: str, stores: list[VariableStore]) -> tuple[list[Any], list[Any]]:
     grammar._CACHE.clear()
     REPLAYS.clear()
-    text = "{{getvar::a}}{{setvar::b::x}}{{unknownMacro}} timeline"
     outputs: list[Any] = []
     held = []
-    for _ in range(4):
+    for store in stores:
         hits = REPLAYS.hits
-        outputs.append(expand_text(text, store=VariableStore(), item_id="item"))
+        outputs.append(expand_text(text, store=store, item_id="item"))
         held.append((text in grammar._CACHE.held(), len(REPLAYS), REPLAYS.hits - hits))
-    assert held == [(False, 0, 0), (True, 1, 0), (True, 1, 1), (True, 1, 1)]
-    assert all(out == outputs[0] for out in outputs)
     REPLAYS.clear()
+    grammar._CACHE.clear()
+    return held, outputs
+
+
+def test_a_compile_records_the_second_expansion_and_replays_from_the_third() -> None:
+    """The first expansion leaves both caches without an entry, the second records it (from the top level,
+    no parse: ``expand_first_sight`` traced), the third replays (no parse at all)."""
+    text = "{{getvar::a}}{{setvar::b::x}}{{unknownMacro}} timeline"
+    held, outputs = _timeline(text, [VariableStore() for _ in range(4)])
+    assert held == [(False, 0, 0), (False, 1, 0), (False, 1, 1), (False, 1, 1)]
+    assert all(out == outputs[0] for out in outputs)
+
+
+def test_a_text_never_recorded_keeps_its_parse_from_the_second_expansion() -> None:
+    """A block that reads a name it writes, or runs a built-in that is not replayable, is not recorded:
+    its parse is kept at the second expansion, as before, and used from the third on."""
+    for text in ["{{setvar::a::x}}{{getvar::a}} reads its write", "{{date}} {{getvar::a}} not replayable"]:
+        held, outputs = _timeline(text, [VariableStore() for _ in range(4)])
+        assert held == [(False, 0, 0), (True, 0, 0), (True, 0, 0), (True, 0, 0)], text
+        assert all(out == outputs[0] for out in outputs), text
+
+
+def test_a_replay_that_fails_parses_and_keeps_the_parse() -> None:
+    """Recorded at the second expansion, the block reads another value at the third: no replay, so it is
+    parsed (and kept) and recorded again; the fourth, with the same value, replays."""
+    text = "{{getvar::a}} changes"
+    stores = [VariableStore(), VariableStore(), VariableStore(turn={"a": "A"}), VariableStore(turn={"a": "A"})]
+    held, outputs = _timeline(text, stores)
+    # hits at the third: the look-up (no replay: another value) and the new record's own look-up
+    assert held == [(False, 0, 0), (False, 1, 0), (True, 1, 2), (True, 1, 1)]
+    assert [out[0] for out in outputs] == [" changes", " changes", "A changes", "A changes"]
 
 
 def test_a_text_new_to_the_replay_cache_is_parsed_again_to_the_same_output() -> None:

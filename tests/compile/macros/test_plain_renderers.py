@@ -62,9 +62,7 @@ def test_the_direct_path_is_the_generic_path() -> None:
         store = None if seed < 0.1 else _store(random.Random(seed))
         results = []
         for direct in (True, False):
-            engine.PLAIN_RENDERERS.clear()
-            if direct:
-                engine.PLAIN_RENDERERS.update(saved)
+            engine.set_plain_renderers(saved if direct else {})
             try:
                 REPLAYS.clear()
                 copy = None if store is None else VariableStore(dict(store.session), dict(store.turn), store.session_dirty)
@@ -72,7 +70,7 @@ def test_the_direct_path_is_the_generic_path() -> None:
                 copy = None if store is None else VariableStore(dict(store.session), dict(store.turn), store.session_dirty)
                 results.append((_expand(text, copy, stack), _recorded(text)))
             finally:
-                engine.PLAIN_RENDERERS.update(saved)
+                engine.set_plain_renderers(saved)
         assert results[0] == results[1], text
     REPLAYS.clear()
 
@@ -92,15 +90,32 @@ def test_near_the_limits_the_direct_path_steps_aside(monkeypatch: Any) -> None:
     for text in texts:
         results = []
         for direct in (True, False):
-            engine.PLAIN_RENDERERS.clear()
-            if direct:
-                engine.PLAIN_RENDERERS.update(saved)
+            engine.set_plain_renderers(saved if direct else {})
             try:
                 REPLAYS.clear()
                 store = VariableStore(session={}, turn={"a": "x" * 25}, session_dirty=False)
                 results.append(_expand(text, store, {}))
             finally:
-                engine.PLAIN_RENDERERS.update(saved)
+                engine.set_plain_renderers(saved)
         assert results[0] == results[1], text
         assert results[0][1], text  # each text crosses a cap somewhere
     REPLAYS.clear()
+
+
+def test_the_dispatch_table_is_in_step_with_the_plain_renderers() -> None:
+    """One look-up per macro (``Session.dispatch``): each built-in's renderer with its ``PLAIN_RENDERERS`` entry,
+    remade when the plain renderers change (``set_plain_renderers``), and made afresh for another table."""
+    table = builtins.BUILTIN_RENDERERS
+    expected = {name: (renderer, engine.PLAIN_RENDERERS.get(renderer)) for name, renderer in table.items()}
+    assert engine.dispatch_table(table) == expected
+    assert sum(plain is not None for _renderer, plain in expected.values()) == 10
+    other = dict(table)
+    assert engine.dispatch_table(other) == expected and engine.dispatch_table(other) is not engine.dispatch_table(table)
+    saved = dict(engine.PLAIN_RENDERERS)
+    try:
+        engine.set_plain_renderers({})
+        assert all(plain is None for _renderer, plain in engine.dispatch_table(table).values())
+        assert all(plain is None for _renderer, plain in engine.dispatch_table(other).values())
+    finally:
+        engine.set_plain_renderers(saved)
+    assert engine.dispatch_table(table) == expected
