@@ -501,3 +501,109 @@ def test_the_usual_and_the_unusual_stripped_turns_are_counted_together() -> None
     assert [m["content"] for m in walk.messages] == [_turn("c1")[1:], [{"type": "text", "text": "x"}], result["content"]]
     assert walk.sizes == [preview_len(m) for m in walk.messages]
     assert walk.pairs is not None and not walk.pairs.dangling(0)
+
+
+class _Message(dict):  # type: ignore[type-arg]
+    """A message of a dict subclass: the walk's whole-turn paths take exact dicts only."""
+
+
+def _two_part_turns() -> list[list[Any]]:
+    """The two-part stripped turns of real histories: a thinking part then a text part of ``type`` and
+    ``text`` alone (a final answer), or then a tool call with a non-empty string id and a string name."""
+    thinking, text, call = _turn("c1")
+    return [[dict(thinking), dict(text)], [dict(thinking), dict(call)]]
+
+
+def test_the_two_part_stripped_turns_are_stripped_measured_and_paired_whole() -> None:
+    """[thinking, text] and [thinking, toolCall] are taken as wholes by the forward walk: the copy keeps
+    the message's key order and drops the thinking part alone, the size is the preview's (an empty
+    text counts nothing), the call pairs with its result, and the host's messages are not changed."""
+    answer, call = ({"role": "assistant", "content": content, "api": "x", "timestamp": 1} for content in _two_part_turns())
+    result = {"role": "toolResult", "toolCallId": "c1", "content": [{"type": "text", "text": "ok"}]}
+    empty = {"role": "assistant", "content": [_turn()[0], {"type": "text", "text": ""}]}
+    messages = [call, result, answer, empty]
+    walk = _scan(messages, strip=True, measure=True, collect=True)
+    assert [m["content"] for m in walk.messages] == [[_turn("c1")[2]], result["content"], [_turn()[1]], [{"type": "text", "text": ""}]]
+    assert list(walk.messages[0]) == list(call) and list(walk.messages[2]) == list(answer)
+    assert len(call["content"]) == 2 and len(answer["content"]) == 2 and len(empty["content"]) == 2
+    assert walk.sizes == [preview_len(m) for m in walk.messages] == [len("[toolCall: read]"), 2, 18, 0]
+    assert (walk.blocks, walk.changed, walk.dropped) == (3, 3, 0)
+    assert walk.pairs is not None and walk.pairs.tested_calls == ["c1"] and not walk.pairs.dangling(0)
+    assert walk.pairs.dangling(1)  # the result alone: its call is cut
+
+
+def test_a_near_miss_of_a_two_part_stripped_turn_hands_over_to_the_part_loop() -> None:
+    """Each near miss of the two-part turns is read part by part and gives what the strip, the preview
+    and the repair give stage by stage: a text part with a third key (an id) or a text that is no
+    string, a call id under another key, empty or no string, a name that is no string, parts out of
+    order, two thinking parts, another second part, subclasses of a part or of the message."""
+
+    def variants() -> list[tuple[list[Any], bool]]:
+        out: list[tuple[list[Any], bool]] = []
+        for change in range(16):
+            answer, call = _two_part_turns()
+            subclassed = False
+            if change == 0:
+                answer[1]["id"] = "c1"
+                content = answer
+            elif change == 1:
+                answer[1]["text"] = None
+                content = answer
+            elif change == 2:
+                answer[1] = _Part(answer[1])
+                answer[1]["id"] = "c1"
+                content = answer
+            elif change == 3:
+                del call[1]["id"]
+                call[1]["toolCallId"] = "c1"
+                content = call
+            elif change == 4:
+                call[1]["id"] = ""
+                call[1]["callId"] = "c1"
+                content = call
+            elif change == 5:
+                call[1]["id"] = 4
+                content = call
+            elif change == 6:
+                call[1]["name"] = None
+                content = call
+            elif change == 7:
+                content = [call[1], call[0]]
+            elif change == 8:
+                content = [call[0], dict(call[0])]
+            elif change == 9:
+                content = [call[0], {"type": "image", "data": "..."}]
+            elif change == 10:
+                content = [_Part(call[0]), call[1]]
+            elif change == 11:
+                content = [call[0], _Part(call[1])]
+            elif change == 12:
+                content, subclassed = call, True
+            elif change == 13:
+                content = [{"type": "image"}, call[1]]  # no thinking part: nothing to strip
+            elif change == 14:
+                content = answer  # the usual shapes themselves
+            else:
+                content = call
+            out.append((content, subclassed))
+        return out
+
+    for content, subclassed in variants():
+        message: dict[str, Any] = {"role": "assistant", "content": content, "timestamp": 1}
+        messages = [
+            _Message(message) if subclassed else message,
+            {"role": "toolResult", "toolCallId": "c1", "content": [{"type": "text", "text": "ok"}]},
+        ]
+        for options in (
+            {"stripAssistantThinking": True, "roles": ["assistant", "toolResult"], "maxChars": 10_000},
+            {"stripAssistantThinking": True, "roles": ["assistant", "toolResult"], "maxChars": 2},
+            {"stripAssistantThinking": True, "maxChars": 30},
+        ):
+            diagnostics: list[Diagnostic] = []
+            kept, roles = chat_history(messages, {"id": "h", "options": options}, diagnostics)
+            expected, findings = _staged(messages, options)
+            assert kept == expected, (content, options)
+            assert [type(m) for m in kept] == [type(m) for m in expected]
+            assert [(d.level, d.code, d.message) for d in diagnostics] == findings
+            if roles is not None:
+                assert roles == roles_of(kept)
