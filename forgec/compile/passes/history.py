@@ -276,7 +276,7 @@ def _newest_first(
         repair = True
     if not repair:
         return result, walk.roles
-    repaired = _repair_tool_pairs(result, diagnostics, item_id, pointer, walk.pairs, 0)
+    repaired = _repair_tool_pairs(result, diagnostics, item_id, pointer, walk.pairs, 0, newest_first=True)
     return (result, walk.roles) if repaired is result else (repaired, None)
 
 
@@ -433,6 +433,25 @@ class _PairIds:
         calls = {key for key, last in self.call_ids.items() if last >= first}
         results = {key for key, last in self.result_ids.items() if last >= first}
         return calls, results
+
+    def touched(self, first: int, call_ids: set[str], result_ids: set[str]) -> list[int]:
+        """The positions (from ``first`` on, in order) of the messages §8.6's repair changes or drops,
+        given the :meth:`ids` of those messages: each tool result whose id no call carries, each
+        message with a tool call (outside a tool result) whose id no result carries.  Every other
+        message it keeps as it is."""
+        start = bisect_left(self.result_positions, first)
+        positions = {
+            position
+            for result_id, position in zip(self.tested_results[start:], self.result_positions[start:], strict=True)
+            if result_id not in call_ids  # None is in neither set
+        }
+        start = bisect_left(self.call_positions, first)
+        positions.update(
+            position
+            for call_id, position in zip(self.tested_calls[start:], self.call_positions[start:], strict=True)
+            if call_id not in result_ids
+        )
+        return sorted(positions)
 
 
 class _Walk:
@@ -967,19 +986,26 @@ def _repair_tool_pairs(
     pointer: Any,
     pairs: _PairIds | None = None,
     first: int = 0,
+    *,
+    newest_first: bool = False,
 ) -> list[Any]:
     """§8.6: drop tool calls without a result and results without a call.
 
     ``pairs``: the ids of a walked list whose messages from position ``first`` on are ``messages``,
-    when a walk already collected them (:func:`_scan`).  When none dangles -- the usual, well-paired
+    when a walk already collected them (:func:`_scan`); ``newest_first``: that walk went from the
+    newest message back (:func:`_newest_first`; ``first`` 0), so its positions count from the end.  When none dangles -- the usual, well-paired
     history -- the messages are returned as they are and the dropping walk never runs.
     """
     if pairs is None:
-        pairs, first = _scan(messages, False, False, True).pairs, 0
+        pairs, first, newest_first = _scan(messages, False, False, True).pairs, 0, False
         assert pairs is not None
     if not pairs.dangling(first):
         return messages
     call_ids, result_ids = pairs.ids(first)
+    touched = pairs.touched(first, call_ids, result_ids)
+    if newest_first:
+        last = len(messages) - 1
+        touched = [last - position for position in reversed(touched)]
 
     def keep_result(message: dict[str, Any]) -> bool:
         result_id = _first_id(message, _RESULT_ID_KEYS)
@@ -988,7 +1014,22 @@ def _repair_tool_pairs(
     def dangling_call(part: Any) -> bool:  # asked about tool-call parts only
         return _first_id(part, _PART_ID_KEYS) not in result_ids
 
-    out, calls, results, empty = _strip_tool_calls(messages, keep_result, dangling_call)
+    # only the messages the ids name are read again (a cut that splits one pair in a history of
+    # tens of thousands: one message, not a walk of them all); the others are kept as they are,
+    # copied in slices
+    out: list[Any] = []
+    calls = results = empty = 0
+    start = 0
+    for position in touched:
+        position -= first
+        out += messages[start:position]
+        kept, dropped_calls, dropped_results, emptied = _strip_tool_calls(
+            messages[position : position + 1], keep_result, dangling_call
+        )
+        out += kept
+        calls, results, empty = calls + dropped_calls, results + dropped_results, empty + emptied
+        start = position + 1
+    out += messages[start:]
     if calls or results or empty:
         tail = f", and dropped {empty} empty message(s)." if empty else "."
         _info(
