@@ -1014,22 +1014,26 @@ def _repair_tool_pairs(
     def dangling_call(part: Any) -> bool:  # asked about tool-call parts only
         return _first_id(part, _PART_ID_KEYS) not in result_ids
 
-    # only the messages the ids name are read again (a cut that splits one pair in a history of
-    # tens of thousands: one message, not a walk of them all); the others are kept as they are,
-    # copied in slices
-    out: list[Any] = []
-    calls = results = empty = 0
-    start = 0
-    for position in touched:
-        position -= first
-        out += messages[start:position]
-        kept, dropped_calls, dropped_results, emptied = _strip_tool_calls(
-            messages[position : position + 1], keep_result, dangling_call
-        )
-        out += kept
-        calls, results, empty = calls + dropped_calls, results + dropped_results, empty + emptied
-        start = position + 1
-    out += messages[start:]
+    if len(touched) * 8 > len(messages):
+        # many messages to change (``roles`` dropping every tool result): one walk of them all, a
+        # call per message named costing more than the walk's step for each message it keeps
+        out, calls, results, empty = _strip_tool_calls(messages, keep_result, dangling_call)
+    else:
+        # only the messages the ids name are read again (a cut that splits one pair in a history
+        # of tens of thousands: one message, not a walk of them all); the others are kept as they
+        # are, copied in slices
+        out = []
+        calls = results = empty = start = 0
+        for position in touched:
+            position -= first
+            out += messages[start:position]
+            kept, dropped_calls, dropped_results, emptied = _strip_tool_calls(
+                messages[position : position + 1], keep_result, dangling_call
+            )
+            out += kept
+            calls, results, empty = calls + dropped_calls, results + dropped_results, empty + emptied
+            start = position + 1
+        out += messages[start:]
     if calls or results or empty:
         tail = f", and dropped {empty} empty message(s)." if empty else "."
         _info(
