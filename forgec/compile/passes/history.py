@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Iterator
-from itertools import accumulate, chain, islice, repeat
+from itertools import accumulate, chain, compress, islice, repeat
+from operator import not_
 from typing import Any
 
 from forgec.diagnostics import Diagnostic
@@ -439,18 +440,13 @@ class _PairIds:
         given the :meth:`ids` of those messages: each tool result whose id no call carries, each
         message with a tool call (outside a tool result) whose id no result carries.  Every other
         message it keeps as it is."""
+        # read in C: a long history pairs tens of thousands of ids, of which few dangle
         start = bisect_left(self.result_positions, first)
-        positions = {
-            position
-            for result_id, position in zip(self.tested_results[start:], self.result_positions[start:], strict=True)
-            if result_id not in call_ids  # None is in neither set
-        }
+        known: Callable[[Any], bool] = call_ids.__contains__  # None is in neither set
+        positions = set(compress(self.result_positions[start:], map(not_, map(known, self.tested_results[start:]))))
         start = bisect_left(self.call_positions, first)
-        positions.update(
-            position
-            for call_id, position in zip(self.tested_calls[start:], self.call_positions[start:], strict=True)
-            if call_id not in result_ids
-        )
+        known = result_ids.__contains__
+        positions.update(compress(self.call_positions[start:], map(not_, map(known, self.tested_calls[start:]))))
         return sorted(positions)
 
 
