@@ -10,12 +10,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from forgec.compile.passes.history import (
+    _PART_ID_KEYS,
+    _RESULT_ID_KEYS,
     _filter_roles,
+    _first_id,
     _kept_within,
     _newest_first,
     _repair_tool_pairs,
     _report_strip,
     _scan,
+    _strip_tool_calls,
     _tool_mode,
     _trim_to,
     chat_history,
@@ -501,3 +505,202 @@ def test_the_usual_and_the_unusual_stripped_turns_are_counted_together() -> None
     assert [m["content"] for m in walk.messages] == [_turn("c1")[1:], [{"type": "text", "text": "x"}], result["content"]]
     assert walk.sizes == [preview_len(m) for m in walk.messages]
     assert walk.pairs is not None and not walk.pairs.dangling(0)
+
+
+class _Message(dict):  # type: ignore[type-arg]
+    """A message of a dict subclass: the walk's whole-turn paths take exact dicts only."""
+
+
+def _two_part_turns() -> list[list[Any]]:
+    """The two-part stripped turns of real histories: a thinking part then a text part of ``type`` and
+    ``text`` alone (a final answer), or then a tool call with a non-empty string id and a string name."""
+    thinking, text, call = _turn("c1")
+    return [[dict(thinking), dict(text)], [dict(thinking), dict(call)]]
+
+
+def test_the_two_part_stripped_turns_are_stripped_measured_and_paired_whole() -> None:
+    """[thinking, text] and [thinking, toolCall] are taken as wholes by the forward walk: the copy keeps
+    the message's key order and drops the thinking part alone, the size is the preview's (an empty
+    text counts nothing), the call pairs with its result, and the host's messages are not changed."""
+    answer, call = ({"role": "assistant", "content": content, "api": "x", "timestamp": 1} for content in _two_part_turns())
+    result = {"role": "toolResult", "toolCallId": "c1", "content": [{"type": "text", "text": "ok"}]}
+    empty = {"role": "assistant", "content": [_turn()[0], {"type": "text", "text": ""}]}
+    messages = [call, result, answer, empty]
+    walk = _scan(messages, strip=True, measure=True, collect=True)
+    assert [m["content"] for m in walk.messages] == [[_turn("c1")[2]], result["content"], [_turn()[1]], [{"type": "text", "text": ""}]]
+    assert list(walk.messages[0]) == list(call) and list(walk.messages[2]) == list(answer)
+    assert len(call["content"]) == 2 and len(answer["content"]) == 2 and len(empty["content"]) == 2
+    assert walk.sizes == [preview_len(m) for m in walk.messages] == [len("[toolCall: read]"), 2, 18, 0]
+    assert (walk.blocks, walk.changed, walk.dropped) == (3, 3, 0)
+    assert walk.pairs is not None and walk.pairs.tested_calls == ["c1"] and not walk.pairs.dangling(0)
+    assert walk.pairs.dangling(1)  # the result alone: its call is cut
+
+
+def test_a_near_miss_of_a_two_part_stripped_turn_hands_over_to_the_part_loop() -> None:
+    """Each near miss of the two-part turns is read part by part and gives what the strip, the preview
+    and the repair give stage by stage: a text part with a third key (an id) or a text that is no
+    string, a call id under another key, empty or no string, a name that is no string, parts out of
+    order, two thinking parts, another second part, subclasses of a part or of the message."""
+
+    def variants() -> list[tuple[list[Any], bool]]:
+        out: list[tuple[list[Any], bool]] = []
+        for change in range(16):
+            answer, call = _two_part_turns()
+            subclassed = False
+            if change == 0:
+                answer[1]["id"] = "c1"
+                content = answer
+            elif change == 1:
+                answer[1]["text"] = None
+                content = answer
+            elif change == 2:
+                answer[1] = _Part(answer[1])
+                answer[1]["id"] = "c1"
+                content = answer
+            elif change == 3:
+                del call[1]["id"]
+                call[1]["toolCallId"] = "c1"
+                content = call
+            elif change == 4:
+                call[1]["id"] = ""
+                call[1]["callId"] = "c1"
+                content = call
+            elif change == 5:
+                call[1]["id"] = 4
+                content = call
+            elif change == 6:
+                call[1]["name"] = None
+                content = call
+            elif change == 7:
+                content = [call[1], call[0]]
+            elif change == 8:
+                content = [call[0], dict(call[0])]
+            elif change == 9:
+                content = [call[0], {"type": "image", "data": "..."}]
+            elif change == 10:
+                content = [_Part(call[0]), call[1]]
+            elif change == 11:
+                content = [call[0], _Part(call[1])]
+            elif change == 12:
+                content, subclassed = call, True
+            elif change == 13:
+                content = [{"type": "image"}, call[1]]  # no thinking part: nothing to strip
+            elif change == 14:
+                content = answer  # the usual shapes themselves
+            else:
+                content = call
+            out.append((content, subclassed))
+        return out
+
+    for content, subclassed in variants():
+        message: dict[str, Any] = {"role": "assistant", "content": content, "timestamp": 1}
+        messages = [
+            _Message(message) if subclassed else message,
+            {"role": "toolResult", "toolCallId": "c1", "content": [{"type": "text", "text": "ok"}]},
+        ]
+        for options in (
+            {"stripAssistantThinking": True, "roles": ["assistant", "toolResult"], "maxChars": 10_000},
+            {"stripAssistantThinking": True, "roles": ["assistant", "toolResult"], "maxChars": 2},
+            {"stripAssistantThinking": True, "maxChars": 30},
+        ):
+            diagnostics: list[Diagnostic] = []
+            kept, roles = chat_history(messages, {"id": "h", "options": options}, diagnostics)
+            expected, findings = _staged(messages, options)
+            assert kept == expected, (content, options)
+            assert [type(m) for m in kept] == [type(m) for m in expected]
+            assert [(d.level, d.code, d.message) for d in diagnostics] == findings
+            if roles is not None:
+                assert roles == roles_of(kept)
+
+
+def _repaired_by_a_full_walk(messages: list[Any]) -> tuple[list[Any], list[str]]:
+    """§8.6's repair as one walk over every message (what the repair did before it read only the
+    messages the ids name): the reference the positioned repair must give, findings included."""
+    pairs = _scan(messages, False, False, True).pairs
+    assert pairs is not None
+    call_ids, result_ids = pairs.ids(0)
+
+    def keep_result(message: dict[str, Any]) -> bool:
+        result_id = _first_id(message, _RESULT_ID_KEYS)
+        return result_id is not None and result_id in call_ids
+
+    def dangling_call(part: Any) -> bool:
+        return _first_id(part, _PART_ID_KEYS) not in result_ids
+
+    out, calls, results, empty = _strip_tool_calls(messages, keep_result, dangling_call)
+    if not (calls or results or empty):
+        return messages, []
+    tail = f", and dropped {empty} empty message(s)." if empty else "."
+    return out, [
+        f"Repaired tool history after chat-history filtering: removed {calls} dangling tool call(s), "
+        f"dropped {results} dangling tool result message(s){tail}"
+    ]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_MESSAGE, max_size=14), st.integers(min_value=0, max_value=14))
+def test_the_repair_reads_only_the_messages_the_ids_name_and_gives_the_full_walk(messages: list[Any], first: int) -> None:
+    """The repair changes or drops only the messages at the positions the walk's ids name (a dangling
+    result, a message with a dangling call) and keeps every other message as it is: the same list as
+    a walk of every message, the same findings, for any newest part of a walked list, and for the
+    positions of a walk from the newest back."""
+    first = min(first, len(messages))
+    newest = messages[first:]
+    expected, counts = _repaired_by_a_full_walk(newest)
+    forward = _scan(messages, False, False, True).pairs
+    backward = _scan(reversed(newest), False, False, True, None, (None, None)).pairs
+    for pairs, start, newest_first in ((forward, first, False), (None, 0, False), (backward, 0, True)):
+        diagnostics: list[Diagnostic] = []
+        repaired = _repair_tool_pairs(newest, diagnostics, "h", None, pairs, start, newest_first=newest_first)
+        assert repaired == expected and [type(m) for m in repaired] == [type(m) for m in expected]
+        assert [d.message for d in diagnostics] == counts
+        kept = [m for m in repaired if any(m is n for n in newest)]
+        assert all(any(m is n for n in expected) or not isinstance(m, dict) for m in kept)
+
+
+def test_a_cut_that_splits_one_pair_repairs_that_pair_alone() -> None:
+    """maxMessages cutting between a call and its result in a long history (forward walk and newest
+    first): the result is dropped, every other message is the host's own object, in order."""
+    history: list[Any] = []
+    for turn in range(30):
+        history.append({"role": "user", "content": [{"type": "text", "text": f"q{turn}"}]})
+        history.append({"role": "assistant", "content": _turn(f"c{turn}")})
+        history.append({"role": "toolResult", "toolCallId": f"c{turn}", "content": [{"type": "text", "text": "ok"}]})
+    for max_messages in (88, 22):  # more than half kept (forward walk), then the newest few (newest first)
+        options = {"stripAssistantThinking": True, "roles": ["user", "assistant", "toolResult"], "maxMessages": max_messages}
+        diagnostics: list[Diagnostic] = []
+        kept, _roles = chat_history(history, {"id": "h", "options": options}, diagnostics)
+        tail = history[len(history) - max_messages :]
+        assert tail[0]["role"] == "toolResult" and tail[1]["role"] == "user"
+        assert all(a is b for a, b in zip(kept[0::3], tail[1::3], strict=True))  # the user messages
+        assert len(kept) == max_messages - 1
+        assert diagnostics[-1].message == (
+            "Repaired tool history after chat-history filtering: removed 0 dangling tool call(s), "
+            "dropped 1 dangling tool result message(s)."
+        )
+    # roles without toolResult: every call dangles, every turn loses its call
+    options = {"roles": ["user", "assistant"], "maxChars": 10_000}
+    kept, _roles = chat_history(history, {"id": "h", "options": options}, [])
+    assert kept == _staged(history, options)[0] == _repaired_by_a_full_walk([m for m in history if m["role"] != "toolResult"])[0]
+    assert all(len(m["content"]) == 2 for m in kept if m["role"] == "assistant")
+
+
+def test_a_repair_after_a_newest_first_walk_cut_by_max_chars_is_the_stages_repair() -> None:
+    """Newest first, maxChars cutting a message the walk had read for ids hands the repair no ids (it
+    reads the kept messages itself, oldest first); cut anywhere, a dangling pair is repaired as the
+    stages repair it."""
+    history: list[Any] = []
+    for turn in range(12):
+        history.append({"role": "user", "content": [{"type": "text", "text": f"q{turn}"}]})
+        history.append({"role": "assistant", "content": _turn(f"c{turn}")})
+        history.append({"role": "toolResult", "toolCallId": f"c{turn}", "content": [{"type": "text", "text": "ok"}]})
+    repaired = 0
+    for max_chars in range(1, 240):
+        options = {"stripAssistantThinking": True, "roles": ["user", "assistant", "toolResult"], "maxMessages": 14, "maxChars": max_chars}
+        diagnostics: list[Diagnostic] = []
+        kept, _roles = chat_history(history, {"id": "h", "options": options}, diagnostics)
+        expected, findings = _staged(history, options)
+        assert kept == expected, max_chars
+        assert [(d.level, d.code, d.message) for d in diagnostics] == findings
+        repaired += any(d.code == codes.HISTORY_TOOL_REPAIR for d in diagnostics)
+    assert repaired > 10
