@@ -1276,9 +1276,9 @@ def _validate_item(
     supported: frozenset[str],
     diagnostics: list[Diagnostic],
 ) -> None:
-    base = ("items", index)
-    get = item.get
-    item_id = get("id")
+    # members read by ``item.get``, not a bound ``get``: compiled, that is a direct call (the bound
+    # method a Python-level one); the pointer base is made only for a finding
+    item_id = item.get("id")
     shown_id: str
     key: Any
     if type(item_id) is str:
@@ -1289,20 +1289,20 @@ def _validate_item(
     if key in seen:
         diagnostics.append(
             Diagnostic(
-                "error", f"Duplicate item id: {shown_id}", codes.DUPLICATE_ITEM_ID, item_id=shown_id, pointer=(*base, "id")
+                "error", f"Duplicate item id: {shown_id}", codes.DUPLICATE_ITEM_ID, item_id=shown_id, pointer=("items", index, "id")
             )
         )
     seen.add(key)
-    role = get("role")
+    role = item.get("role")
     if not (isinstance(role, str) and role in _ROLE_SET) and "role" in item:
         diagnostics.append(
             Diagnostic(
-                "error", f"Invalid role: {js_string(role)}", codes.ITEM_ROLE_INVALID, item_id=shown_id, pointer=(*base, "role")
+                "error", f"Invalid role: {js_string(role)}", codes.ITEM_ROLE_INVALID, item_id=shown_id, pointer=("items", index, "role")
             )
         )
-    enabled = get("enabled") is not False
-    if get("kind") == "slot":
-        slot = get("slot")
+    enabled = item.get("enabled") is not False
+    if item.get("kind") == "slot":
+        slot = item.get("slot")
         if not (isinstance(slot, str) and slot in supported):
             diagnostics.append(
                 Diagnostic(
@@ -1310,15 +1310,15 @@ def _validate_item(
                     f"Unsupported slot: {js_string(slot)}",
                     codes.SLOT_NOT_REGISTERED,
                     item_id=shown_id,
-                    pointer=(*base, "slot"),
+                    pointer=("items", index, "slot"),
                 )
             )
         if slot == "chat-history":
             if enabled:
                 history.append(index)
-            options = get("options")
+            options = item.get("options")
             if isinstance(options, dict):
-                _chat_history_options(options, (*base, "options"), shown_id, diagnostics)
+                _chat_history_options(options, ("items", index, "options"), shown_id, diagnostics)
     elif enabled and role != "system" and not (role != "" if type(role) is str else js_truthy(role)):
         diagnostics.append(
             Diagnostic(
@@ -1326,7 +1326,7 @@ def _validate_item(
                 "Enabled block has no role and will be ignored.",
                 codes.BLOCK_WITHOUT_ROLE,
                 item_id=shown_id,
-                pointer=base,
+                pointer=("items", index),
             )
         )
 
