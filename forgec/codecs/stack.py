@@ -28,7 +28,7 @@ from collections import OrderedDict
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field
 from operator import attrgetter
-from typing import Any, Generic, TypeVar
+from typing import Any, Final, Generic, TypeVar
 
 from forgec.codecs.regex_config import check_regex_config
 from forgec.diagnostics import Diagnostic, Pointer, to_pi_list
@@ -682,8 +682,9 @@ def load_value(
 ) -> tuple[dict[str, Any], list[Diagnostic]]:
     """Steps 2–5 of §10.2 on a parsed value: the normalised stack and the diagnostics, in order."""
     diagnostics: list[Diagnostic] = []
-    _raw_shape_checks(value, diagnostics)
-    stack = _normalize_stack(value, file_name, diagnostics)
+    made: list[Any] = []
+    _raw_shape_checks(value, diagnostics, made=made)
+    stack = _normalize_stack(value, file_name, diagnostics, made)
     _validate_stack(stack, diagnostics, supported_slots=supported_slots, normalised=True)
     if file_name == "default.json" and isinstance(value, dict) and "autoActivate" not in value:
         diagnostics.append(
@@ -730,12 +731,19 @@ def _is_blank_or_not_string(value: Any) -> bool:
     return not isinstance(value, str) or js_trim(value) == ""
 
 
-def _raw_shape_checks(value: Any, diagnostics: list[Diagnostic], *, normalised: bool = False) -> None:
+def _raw_shape_checks(
+    value: Any, diagnostics: list[Diagnostic], *, normalised: bool = False, made: list[Any] | None = None
+) -> None:
     """§10.3 on a raw (or normalised) stack value; nothing for a non-object.
 
     ``normalised``: ``value`` is :func:`normalize_stack`'s result, whose items got their member
     types from normalisation, so the only item finding left possible is a blank slot name; only
     such items take the item checks (§10.5 runs these checks a second time on every stack).
+
+    ``made``: a list to fill with one entry per item of an exact ``dict`` root's ``items`` list --
+    the item's normalised form (:func:`_clean_item`) when the item is clean, else None -- which
+    :func:`_normalize_stack` then takes instead of normalising those items again (left empty
+    for any other root).
     """
     if not isinstance(value, dict):
         return
@@ -802,9 +810,95 @@ def _raw_shape_checks(value: Any, diagnostics: list[Diagnostic], *, normalised: 
             if item["kind"] == "slot" and not item["slot"].strip(JS_WHITESPACE):
                 _raw_item_checks(item, index, add)
         return
+    if made is not None and type(value) is dict:
+        for index, item in enumerate(items):
+            clean = _clean_item(item) if type(item) is dict else None
+            made.append(clean)
+            if clean is None and isinstance(item, dict):
+                _raw_item_checks(item, index, add)
+        return
     for index, item in enumerate(items):
         if isinstance(item, dict) and not _item_is_clean(item):
             _raw_item_checks(item, index, add)
+
+
+#: the marker :func:`_clean_item` reads an absent member as (no parsed value is this object)
+_ABSENT: Final = object()
+
+
+def _clean_item(item: dict[str, Any]) -> dict[str, Any] | None:
+    """:func:`_normalize_item`'s result for an item :func:`_item_is_clean` vouches for, made while
+    testing it; None for any other item (it then takes the full checks and :func:`_normalize_item`).
+
+    A new stack file of 1,000 blocks is loaded once: the shape checks and normalisation each read
+    every member of every item, so one pass that reads each member once and builds the normalised
+    item from what it read halves that work (``tests/codecs/stack/test_item_fast_path.py`` holds the two
+    equal, members, key order and findings, on every corpus stack and on items of every shape).
+    Members are read by ``item.get`` with a marker, not a bound ``get``: compiled, the bound method
+    is a Python call per member where ``dict.get`` is a direct one.
+    """
+    raw_id = item.get("id")
+    if type(raw_id) is not str:
+        return None
+    item_id = raw_id.strip(JS_WHITESPACE)
+    if not item_id:
+        return None
+    kind = item.get("kind")
+    if type(kind) is not str:
+        return None
+    slot: Any = None
+    options: Any = _ABSENT
+    content: Any = None
+    if kind == "block":
+        content = item.get("content")
+        if type(content) is not str:
+            return None
+        out: dict[str, Any] = {"kind": "block", "id": item_id}
+    elif kind == "slot":
+        slot = item.get("slot")
+        if type(slot) is not str or not slot.strip(JS_WHITESPACE):
+            return None
+        options = item.get("options", _ABSENT)
+        if options is not _ABSENT and type(options) is not dict:
+            return None
+        out = {"kind": "slot", "id": item_id}
+    else:
+        return None
+    value = item.get("name", _ABSENT)
+    if value is not _ABSENT:
+        if type(value) is not str:
+            return None
+        out["name"] = value
+    value = item.get("enabled", _ABSENT)
+    if value is not _ABSENT:
+        if type(value) is not bool:
+            return None
+        out["enabled"] = value
+    value = item.get("role", _ABSENT)
+    if value is not _ABSENT:
+        if type(value) is not str or value not in _ROLE_SET:
+            return None
+        out["role"] = value
+    value = item.get("tags", _ABSENT)
+    if value is not _ABSENT:
+        if type(value) is not list:
+            return None
+        for tag in value:
+            if type(tag) is not str:
+                return None
+        out["tags"] = list(value)
+    value = item.get("source", _ABSENT)
+    if value is not _ABSENT:
+        if type(value) is not dict:
+            return None
+        out["source"] = value
+    if content is not None:
+        out["content"] = content
+        return out
+    out["slot"] = slot
+    if options is not _ABSENT:
+        out["options"] = options
+    return out
 
 
 def _item_is_clean(item: dict[str, Any]) -> bool:
@@ -884,8 +978,13 @@ def _valid_role(role: Any) -> bool:
 # --- normalisation (§10.4) ------------------------------------------------------------------------
 
 
-def _normalize_stack(value: Any, file_name: str, diagnostics: list[Diagnostic]) -> dict[str, Any]:
-    """§10.4: pi-forge's normalised stack (a new object; ``defaults``/``context``/``regex`` kept raw)."""
+def _normalize_stack(
+    value: Any, file_name: str, diagnostics: list[Diagnostic], made: list[Any] | None = None
+) -> dict[str, Any]:
+    """§10.4: pi-forge's normalised stack (a new object; ``defaults``/``context``/``regex`` kept raw).
+
+    ``made``: what :func:`_raw_shape_checks` made of ``value``'s items (the list is taken over),
+    used when it has one entry per item; its None entries are normalised here."""
     if not isinstance(value, dict):
         diagnostics.append(
             Diagnostic("error", "Prompt stack root must be a JSON object.", codes.STACK_ROOT_NOT_OBJECT, pointer=())
@@ -919,7 +1018,13 @@ def _normalize_stack(value: Any, file_name: str, diagnostics: list[Diagnostic]) 
         )
     raw_items = value.get("items")
     if isinstance(raw_items, list):
-        items = [_normalize_item(item, index, diagnostics) for index, item in enumerate(raw_items)]
+        if made is not None and len(made) == len(raw_items):
+            items = made
+            for index, clean in enumerate(made):
+                if clean is None:
+                    items[index] = _normalize_item(raw_items[index], index, diagnostics)
+        else:
+            items = [_normalize_item(item, index, diagnostics) for index, item in enumerate(raw_items)]
     else:
         items = []
         diagnostics.append(
@@ -1171,9 +1276,9 @@ def _validate_item(
     supported: frozenset[str],
     diagnostics: list[Diagnostic],
 ) -> None:
-    base = ("items", index)
-    get = item.get
-    item_id = get("id")
+    # members read by ``item.get``, not a bound ``get``: compiled, that is a direct call (the bound
+    # method a Python-level one); the pointer base is made only for a finding
+    item_id = item.get("id")
     shown_id: str
     key: Any
     if type(item_id) is str:
@@ -1184,20 +1289,20 @@ def _validate_item(
     if key in seen:
         diagnostics.append(
             Diagnostic(
-                "error", f"Duplicate item id: {shown_id}", codes.DUPLICATE_ITEM_ID, item_id=shown_id, pointer=(*base, "id")
+                "error", f"Duplicate item id: {shown_id}", codes.DUPLICATE_ITEM_ID, item_id=shown_id, pointer=("items", index, "id")
             )
         )
     seen.add(key)
-    role = get("role")
+    role = item.get("role")
     if not (isinstance(role, str) and role in _ROLE_SET) and "role" in item:
         diagnostics.append(
             Diagnostic(
-                "error", f"Invalid role: {js_string(role)}", codes.ITEM_ROLE_INVALID, item_id=shown_id, pointer=(*base, "role")
+                "error", f"Invalid role: {js_string(role)}", codes.ITEM_ROLE_INVALID, item_id=shown_id, pointer=("items", index, "role")
             )
         )
-    enabled = get("enabled") is not False
-    if get("kind") == "slot":
-        slot = get("slot")
+    enabled = item.get("enabled") is not False
+    if item.get("kind") == "slot":
+        slot = item.get("slot")
         if not (isinstance(slot, str) and slot in supported):
             diagnostics.append(
                 Diagnostic(
@@ -1205,15 +1310,15 @@ def _validate_item(
                     f"Unsupported slot: {js_string(slot)}",
                     codes.SLOT_NOT_REGISTERED,
                     item_id=shown_id,
-                    pointer=(*base, "slot"),
+                    pointer=("items", index, "slot"),
                 )
             )
         if slot == "chat-history":
             if enabled:
                 history.append(index)
-            options = get("options")
+            options = item.get("options")
             if isinstance(options, dict):
-                _chat_history_options(options, (*base, "options"), shown_id, diagnostics)
+                _chat_history_options(options, ("items", index, "options"), shown_id, diagnostics)
     elif enabled and role != "system" and not (role != "" if type(role) is str else js_truthy(role)):
         diagnostics.append(
             Diagnostic(
@@ -1221,7 +1326,7 @@ def _validate_item(
                 "Enabled block has no role and will be ignored.",
                 codes.BLOCK_WITHOUT_ROLE,
                 item_id=shown_id,
-                pointer=base,
+                pointer=("items", index),
             )
         )
 

@@ -117,3 +117,71 @@ def test_the_error_names_the_path_of_the_offending_value() -> None:
         "error",
         "Cannot fingerprint non-finite number at $.items[0].n.",
     )
+
+
+# --- which values the fast path takes: the same as the walk with one generic loop it replaced -------
+
+
+def _generic_check(value: Any, depth: int) -> None:
+    """``_check_plain`` as written before its typed loops: one loop over a dict's values, a list or
+    tuple, or the value alone."""
+    if depth > fingerprint._PLAIN_DEPTH:
+        raise fingerprint._Unusual
+    if type(value) is dict:
+        try:
+            joined = "".join(value)
+        except TypeError:
+            raise fingerprint._Unusual from None
+        if not joined.isascii() and fingerprint._HIGH_KEY_CHAR.search(joined):
+            raise fingerprint._Unusual
+        items: Any = value.values()
+    elif type(value) is list or type(value) is tuple:
+        items = value
+    else:
+        items = (value,)
+    for item in items:
+        kind = type(item)
+        if kind is str or kind is bool or item is None:
+            continue
+        if kind is dict or kind is list or kind is tuple:
+            _generic_check(item, depth + 1)
+        elif kind is int:
+            if not -(2**53) < item < 2**53:
+                raise fingerprint._Unusual
+        elif not (kind is float and 1e-4 <= abs(item) < 1e16 and not item.is_integer()):
+            raise fingerprint._Unusual
+
+
+def _verdict(check: Any, value: Any) -> bool:
+    try:
+        check(value, 0)
+    except fingerprint._Unusual:
+        return False
+    return True
+
+
+_WITH_TUPLES = st.recursive(
+    _SCALARS,
+    lambda inner: st.lists(inner, max_size=4)
+    | st.lists(inner, max_size=3).map(tuple)
+    | st.dictionaries(_KEYS, inner, max_size=4)
+    | st.dictionaries(st.integers(0, 3), inner, min_size=1, max_size=2),
+    max_leaves=25,
+)
+
+
+@settings(max_examples=600, deadline=None)
+@given(_WITH_TUPLES)
+def test_the_fast_path_takes_what_the_generic_walk_took(value: Any) -> None:
+    assert _verdict(fingerprint._check_plain, value) == _verdict(_generic_check, value)
+
+
+def test_the_depth_limit_is_where_the_generic_walk_put_it() -> None:
+    for depth in range(60, 70):
+        for value in (_nested(depth), {"items": [{"k": _nested(depth)}]}, ({"t": (1,)},) * 2):
+            assert _verdict(fingerprint._check_plain, value) == _verdict(_generic_check, value), depth
+        deep: Any = "x"
+        for _ in range(depth):
+            deep = {"k": deep}
+        assert _verdict(fingerprint._check_plain, deep) == _verdict(_generic_check, deep), depth
+    assert _verdict(fingerprint._check_plain, _nested(64)) and not _verdict(fingerprint._check_plain, _nested(66))
