@@ -436,6 +436,10 @@ def _compile(
     return CompileResult(inputs, compiled, result.variables, result.fingerprints, finalized, section)
 
 
+#: what compile_report takes as a file path without load_inputs's steps (``str`` first: the usual one)
+_PATH_TYPES = (str, PurePath)
+
+
 def compile_report(
     stack: Any,
     context: Any = None,
@@ -454,6 +458,12 @@ def compile_report(
 
     Raises :class:`InputError` for a stack file that cannot be read and a context that is refused.
     """
+    if isinstance(stack, _PATH_TYPES) and isinstance(context, _PATH_TYPES):
+        # two file paths (every call of a host or a runner): load_inputs's steps, without its two calls
+        loaded, others = _load_path(_path_text(stack), env.supported_slots if env is not None else None)
+        _refuse_unreadable(loaded)
+        inputs: ReportInputs = _MAKE_INPUTS(loaded, tuple(others), load_context(context))
+        return _compile(inputs, env, finalize, payloads, fresh=True)
     if isinstance(stack, ReportInputs):
         return _compile(stack, env, finalize, payloads, fresh=False)
     fresh = not isinstance(stack, LoadedStack)
