@@ -80,21 +80,25 @@ _SCAN_ONCE: Any = _DECODER.scan_once  # type: ignore[attr-defined]  # CPython's 
 _SCAN_PLAIN: Any = json.JSONDecoder(parse_constant=_refuse_constant).scan_once  # type: ignore[attr-defined]
 #: the most integer literals :data:`_KNOWN_INTEGERS` holds before it starts again
 _KNOWN_INTEGERS_MAX = 4096
+#: the longest literal :data:`_KNOWN_INTEGERS` keeps (a millisecond timestamp has 13 digits)
+_KNOWN_LITERAL_CHARS = 24
 
 
 class _KnownIntegers(dict):  # type: ignore[type-arg]  # str -> int | float
     """Integer literals read before and their values (:func:`_parse_int`), shared by every call of
     :data:`_SCAN_KNOWN`: a literal met again is answered by a ``dict`` lookup in C, one met first by
-    :func:`_parse_int` in :meth:`__missing__` (at most :data:`_KNOWN_INTEGERS_MAX` of them, then it
-    starts again).  A context repeats its integers from turn to turn (the history's timestamps and
-    token counts, small counts and sizes), and the lookup costs about what C's own conversion of a
-    literal costs; values are ``int``/``float``, immutable, so sharing them between calls and
-    threads shows nowhere (each step is one ``dict`` operation)."""
+    :func:`_parse_int` in :meth:`__missing__` (at most :data:`_KNOWN_INTEGERS_MAX` of them, each at most
+    :data:`_KNOWN_LITERAL_CHARS` long, then it starts again).  A context repeats its integers from
+    turn to turn (the history's timestamps and token counts, small counts and sizes), and the lookup
+    costs about what C's own conversion of a literal costs; values are ``int``/``float``, immutable,
+    so sharing them between calls and threads shows nowhere (each step is one ``dict`` operation)."""
 
     def __missing__(self, literal: str) -> int | float:
-        if len(self) >= _KNOWN_INTEGERS_MAX:
-            self.clear()
-        value = self[literal] = _parse_int(literal)
+        value = _parse_int(literal)
+        if len(literal) <= _KNOWN_LITERAL_CHARS:  # a bound on what the table holds (4,096 short texts)
+            if len(self) >= _KNOWN_INTEGERS_MAX:
+                self.clear()
+            self[literal] = value
         return value
 
 

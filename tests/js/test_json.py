@@ -284,6 +284,10 @@ def test_loads_shallow_from_bytes_reads_each_literal_as_the_hooked_decoder() -> 
         text = "[" + ",".join(str(10**15 + start + i) for i in range(limit + 10)) + "]"
         assert repr(loads_shallow(text, 1, text.encode())) == repr(_reference(text))
         assert len(js_json._KNOWN_INTEGERS) <= limit
+    long_literal = "1" * (js_json._KNOWN_LITERAL_CHARS + 1)  # converted, not kept
+    text = f"[{long_literal}, -{long_literal}]"
+    assert repr(loads_shallow(text, 1, text.encode())) == repr(_reference(text))
+    assert long_literal not in js_json._KNOWN_INTEGERS
 
 
 @settings(max_examples=400, deadline=None)
