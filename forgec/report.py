@@ -391,31 +391,6 @@ def _stack_fingerprints(loaded: LoadedStack, fresh: bool) -> dict[str, str] | No
     return fingerprints
 
 
-def _rule_selections(loaded: LoadedStack, fresh: bool) -> RuleSelections | None:
-    """The regex rule selections kept on ``loaded``'s stack-cache entry (made on first use), when
-    ``fresh`` (as for :func:`_stack_fingerprints`: the stack is the entry's content, unchanged)."""
-    memo = loaded.memo if fresh else None
-    if memo is None:
-        return None
-    selections: RuleSelections | None = memo.selections
-    if selections is None:
-        selections = memo.selections = RuleSelections()
-    return selections
-
-
-def _compile_plan(loaded: LoadedStack, fresh: bool) -> CompilePlan | None:
-    """The compile plan kept on ``loaded``'s stack-cache entry (made on first use), when ``fresh``
-    (as for :func:`_stack_fingerprints`); None otherwise, and for a stack too large to get one."""
-    memo = loaded.memo if fresh else None
-    if memo is None:
-        return None
-    known = memo.plan
-    if known is None:
-        known = memo.plan = (plan_of(loaded.stack),)
-    plan: CompilePlan | None = known[0]
-    return plan
-
-
 def _compile(
     inputs: ReportInputs, env: Environment | None, finalize: bool | None, payloads: bool, *, fresh: bool
 ) -> CompileResult:
@@ -424,16 +399,23 @@ def _compile(
     store = VariableStore.fresh(ctx.session_variables)
     budget = RegexBudget()  # one regex time budget for the compile and its finalize section
     registry = env.registry if env is not None else None
-    selections = _rule_selections(loaded, fresh)
+    # the regex rule selections and the compile plan kept on the stack-cache entry (each made on first
+    # use), when ``fresh`` (as for _stack_fingerprints: the stack is the entry's content, unchanged);
+    # read here in one step rather than by a call each (every compile asks)
+    memo = loaded.memo if fresh else None
+    selections: RuleSelections | None = None
+    plan: CompilePlan | None = None
+    if memo is not None:
+        selections = memo.selections
+        if selections is None:
+            selections = memo.selections = RuleSelections()
+        known = memo.plan
+        if known is None:
+            known = memo.plan = (plan_of(normalised),)
+        plan = known[0]
     # a long history runs with the collector paused: compile_prompt takes care of it
     compiled = compile_prompt(
-        normalised,
-        ctx.runtime(),
-        store,
-        registry=registry,
-        regex_budget=budget,
-        selections=selections,
-        plan=_compile_plan(loaded, fresh),
+        normalised, ctx.runtime(), store, registry=registry, regex_budget=budget, selections=selections, plan=plan
     )
     finalized: list[dict[str, Any]] | None = None
     finalize_messages = ctx.finalize_messages
@@ -454,6 +436,10 @@ def _compile(
     return CompileResult(inputs, compiled, result.variables, result.fingerprints, finalized, section)
 
 
+#: what compile_report takes as a file path without load_inputs's steps (``str`` first: the usual one)
+_PATH_TYPES = (str, PurePath)
+
+
 def compile_report(
     stack: Any,
     context: Any = None,
@@ -472,6 +458,12 @@ def compile_report(
 
     Raises :class:`InputError` for a stack file that cannot be read and a context that is refused.
     """
+    if isinstance(stack, _PATH_TYPES) and isinstance(context, _PATH_TYPES):
+        # two file paths (every call of a host or a runner): load_inputs's steps, without its two calls
+        loaded, others = _load_path(_path_text(stack), env.supported_slots if env is not None else None)
+        _refuse_unreadable(loaded)
+        inputs: ReportInputs = _MAKE_INPUTS(loaded, tuple(others), load_context(context))
+        return _compile(inputs, env, finalize, payloads, fresh=True)
     if isinstance(stack, ReportInputs):
         return _compile(stack, env, finalize, payloads, fresh=False)
     fresh = not isinstance(stack, LoadedStack)

@@ -266,6 +266,30 @@ def test_loads_shallow_at_the_bound() -> None:
         loads_shallow("[1,]", 5)
 
 
+def test_loads_shallow_from_bytes_reads_each_literal_as_the_hooked_decoder() -> None:
+    """The file path's scanner shares its integer literals between calls: a literal met first and met
+    again (in another text, in a string beside a 16-digit run, by another sign) has the hooked
+    decoder's value and type each time, and the shared table starts again when full."""
+    import forgec.js.json as js_json
+
+    literals = ["0", "-0", "7", "123456789012345", "9007199254740992", "9007199254740993",
+                "-9007199254740993", "12345678901234567890123", "1773476001000"]  # fmt: skip
+    for _ in range(2):
+        for literal in literals:
+            text = f'{{"n": {literal}, "s": "{literal}", "l": [{literal}, {literal}.0]}}'
+            value = loads_shallow(text, 5, text.encode())
+            assert repr(value) == repr(_reference(text)), text
+    limit = js_json._KNOWN_INTEGERS_MAX
+    for start in (0, limit):  # a table filled past its limit answers the same values
+        text = "[" + ",".join(str(10**15 + start + i) for i in range(limit + 10)) + "]"
+        assert repr(loads_shallow(text, 1, text.encode())) == repr(_reference(text))
+        assert len(js_json._KNOWN_INTEGERS) <= limit
+    long_literal = "1" * (js_json._KNOWN_LITERAL_CHARS + 1)  # converted, not kept
+    text = f"[{long_literal}, -{long_literal}]"
+    assert repr(loads_shallow(text, 1, text.encode())) == repr(_reference(text))
+    assert long_literal not in js_json._KNOWN_INTEGERS
+
+
 @settings(max_examples=400, deadline=None)
 @given(_DOCUMENTS, st.sampled_from([0, 1, 300, 5000]))
 def test_loads_decoded_matches_loads(text: str, padding: int) -> None:

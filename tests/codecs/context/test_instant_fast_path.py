@@ -5,7 +5,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from forgec.codecs.context import _any_instant, _common_instant, parse_instant
+from forgec.codecs import context as context_codec
+from forgec.codecs.context import _any_instant, _common_instant, _fixed_instant, parse_instant
 
 _CHARS = st.sampled_from([*"0123456789-:+TtZz x.٣", ""])
 
@@ -42,3 +43,21 @@ def test_the_common_shapes_take_the_fixed_position_path() -> None:
     for text in ("2026-01-01T24:00:00Z", "2026-01-01T00:00:60Z", "2026-13-01T00:00:00Z", "2026-01-01T00:00:00.5Z", "٢٠٢٦-01-01T00:00:00Z"):
         assert _common_instant(text) is None, text
     assert _any_instant("2026-01-01T24:00:00Z") == _any_instant("2026-01-02T00:00:00Z")
+
+
+@settings(max_examples=2000, deadline=None)
+@given(_instants(), _instants())
+def test_the_remembered_hour_answers_what_the_fields_give(text: str, other: str) -> None:
+    """The hour memo answers what reading every field answers, for a text seen first or again, for
+    another minute and second of an hour remembered (a bad one included), and after it starts again."""
+    for candidate in (text, text, text[:14] + other[14:19] + text[19:], other):
+        assert _common_instant(candidate) == _fixed_instant(candidate), candidate
+
+
+def test_the_hour_memo_starts_again_when_full() -> None:
+    context_codec._HOURS.clear()
+    limit = context_codec._HOURS_MAX
+    texts = [f"{1000 + i // 24:04d}-01-01T{i % 24:02d}:59:59Z" for i in range(limit + 5)]  # a new hour each
+    assert [_common_instant(t) for t in texts] == [_fixed_instant(t) for t in texts]
+    assert 0 < len(context_codec._HOURS) <= 5
+    assert _common_instant("2026-03-14T09:26:53+01:00") == _any_instant("2026-03-14T09:26:53+01:00")
