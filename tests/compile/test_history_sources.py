@@ -4,17 +4,26 @@ kind of message the host may send (plain, missing role, null role, non-string ro
 from __future__ import annotations
 
 from itertools import islice
+from types import FunctionType
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from forgec.compile.assemble import _NUMBERS_KEPT, _history_numbers, _history_sources, compile_messages
+from forgec.compile import assemble
+from forgec.compile.assemble import (
+    _FEW_MESSAGES,
+    _NUMBERS_KEPT,
+    _history_numbers,
+    _history_sources,
+    compile_messages,
+)
 from forgec.compile.passes.history import chat_history_pipeline
 from forgec.model.messages import role_of, roles_of
 from forgec.model.runtime import Runtime
 from forgec.model.variables import VariableStore
+from forgec.resources import compiled_modules
 
 _ROLES = st.one_of(
     st.sampled_from(["user", "assistant", "toolResult", "custom", "", "branchSummary", "narrator"]),
@@ -225,3 +234,92 @@ def test_the_short_history_loop_takes_back_what_it_appended(refused: Any) -> Non
     head = {"kind": "implicit-history"}
     expected = [{**head, "historyIndex": i, "historyCount": 5, "role": role_of(m)} for i, m in enumerate(messages, 1)]
     assert _history_sources(head, messages) == expected
+
+
+# --- the long-history records, both ways (C map passes; the compiled build's one loop) -----------
+
+_LONG = st.lists(_MESSAGE, min_size=_FEW_MESSAGES + 1, max_size=_FEW_MESSAGES + 40)
+
+
+@pytest.mark.parametrize("native", [False, True])
+@settings(max_examples=150, deadline=None)
+@given(messages=_LONG, before=st.integers(0, 3), handed=st.booleans())
+def test_long_history_sources_match_the_per_message_records_both_ways(
+    native: bool, messages: list[Any], before: int, handed: bool
+) -> None:
+    """A history past the short loop's length, with the records built by the C map passes and by the
+    one-loop way the compiled build takes (reached here through the module flag in the pure build):
+    the same records, in key order, each its own dict; records already in the list stay, and a
+    message the fast way refuses (no dict, an unhashable or unusual role) hands the whole history
+    over to ``roles_of``'s way with nothing left behind."""
+    head: dict[str, Any] = {"kind": "chat-history", "itemId": "h", "slot": "chat-history"}
+    expected = [
+        {**head, "historyIndex": i, "historyCount": len(messages), "role": role_of(m)} for i, m in enumerate(messages, 1)
+    ]
+    earlier = [{"kind": "item", "n": n} for n in range(before)]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(assemble, "NATIVE_RECORD_LOOP", native)
+        sources = list(earlier)
+        assemble._add_history_sources(sources, head, messages, roles_of(messages) if handed else None)
+    assert sources[:before] == earlier
+    got = sources[before:]
+    assert got == expected
+    assert [list(s) for s in got] == [list(s) for s in expected]
+    assert len({id(s) for s in got}) == len(got)
+
+
+def test_the_native_record_loop_is_taken_exactly_in_the_compiled_build() -> None:
+    """``NATIVE_RECORD_LOOP`` is True only where the loop is compiled (as Python it costs more than the
+    C map passes it replaces)."""
+    compiled = "compile/assemble.py" in compiled_modules()
+    assert assemble.NATIVE_RECORD_LOOP is compiled
+    assert assemble.NATIVE_RECORD_LOOP is not isinstance(assemble._copy_role_records_natively, FunctionType)
+
+
+def _role_records(template: dict[str, Any]) -> dict[Any, dict[str, Any]]:
+    by_role = assemble._role_templates(template, ["user", "assistant"])
+    by_role[None] = template
+    return by_role
+
+
+def test_the_native_record_loop_numbers_with_the_shared_ints() -> None:
+    """The one loop stores the kept int objects themselves (no new int per record above 256) and
+    copies each record (changing one changes no template)."""
+    template: dict[str, Any] = {"kind": "chat-history", "historyIndex": 0, "historyCount": 600, "role": ""}
+    roles: list[Any] = ["user", None, "assistant"] * 200
+    numbers = assemble._history_number_list(len(roles))
+    sources: list[dict[str, Any]] = []
+    assert assemble._copy_role_records_natively(sources, _role_records(template), roles, numbers)
+    assert [s["historyIndex"] for s in sources] == list(range(1, 601))
+    assert all(s["historyIndex"] is numbers[i] for i, s in enumerate(sources, 1))
+    assert [s["role"] for s in sources[:3]] == ["user", "", "assistant"]
+    sources[0]["role"] = "changed"
+    assert sources[3]["role"] == "user" and template["role"] == ""
+
+
+@pytest.mark.parametrize("native", [False, True])
+def test_the_record_ways_refuse_a_role_without_a_record(native: bool) -> None:
+    """Both ways: a role with no record answers False (the map passes: ``TypeError`` from copying
+    ``None``), an unhashable role ``TypeError``; the caller takes back what was appended."""
+    template: dict[str, Any] = {"kind": "chat-history", "historyIndex": 0, "historyCount": 3, "role": ""}
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(assemble, "NATIVE_RECORD_LOOP", native)
+        try:
+            refused = not assemble._copy_role_records([], _role_records(template), ["user", "narrator", "user"])
+        except TypeError:
+            refused = True
+        assert refused
+        with pytest.raises(TypeError):
+            assemble._copy_role_records([], _role_records(template), ["user", ["user"]])
+
+
+def test_a_history_past_the_kept_ints_takes_the_map_passes_in_any_build() -> None:
+    """Past the shared ints the one loop has no int to store: the map passes number on with
+    ``count`` (same records)."""
+    messages = [{"role": "assistant"}] * (_NUMBERS_KEPT + 2)
+    head: dict[str, Any] = {"kind": "chat-history", "itemId": "h", "slot": "chat-history"}
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(assemble, "NATIVE_RECORD_LOOP", True)
+        sources = _history_sources(head, messages)
+    assert [s["historyIndex"] for s in sources[-3:]] == [_NUMBERS_KEPT, _NUMBERS_KEPT + 1, _NUMBERS_KEPT + 2]
+    assert sources[-1]["role"] == "assistant"
