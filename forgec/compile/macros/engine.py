@@ -475,7 +475,10 @@ class Session:
         command = macro._command  # memoised on the (cached) AST: no call once known
         if command is None:  # Macro.command, inlined (once per macro of a new block)
             seps = macro.seps
-            command = macro._command = text[macro.start + 2 : seps[0] if seps else macro.end - 2].strip(JS_WHITESPACE)
+            command = text[macro.start + 2 : seps[0] if seps else macro.end - 2]
+            if not command.isalnum():  # an alphanumeric text has no white space to trim (mypyc: native)
+                command = command.strip(JS_WHITESPACE)
+            macro._command = command
         if not command:
             return text[macro.start : macro.end]
         entry = self.dispatch.get(command)  # the built-in and its plain entry: one look-up
@@ -563,7 +566,9 @@ class Session:
             self.work += size
             return result
         count = len(args)
-        first = args[0].strip(JS_WHITESPACE) if count else ""
+        first = args[0] if count else ""
+        if not first.isalnum():  # the usual name needs no trim (an alphanumeric text has no white space)
+            first = first.strip(JS_WHITESPACE)
         start = 1
         if not scope:  # setvar: [turn|session::]name::value
             if first in ("turn", "session"):
@@ -609,7 +614,9 @@ class Session:
                 if not nodes:
                     name = ""
                 elif len(nodes) == 1 and type(nodes[0]) is str:
-                    name = nodes[0].strip(JS_WHITESPACE)
+                    name = nodes[0]
+                    if not name.isalnum():  # the usual name needs no trim
+                        name = name.strip(JS_WHITESPACE)
                 else:
                     return None
             if not name:
@@ -695,7 +702,9 @@ class Session:
         cut = -1  # a flat macro's first "::" (-1: none, the command alone)
         if flat:
             cut = text.find("::", start + 2, end - 2)
-            command = text[start + 2 : end - 2 if cut < 0 else cut].strip(JS_WHITESPACE)
+            command = text[start + 2 : end - 2 if cut < 0 else cut]
+            if not command.isalnum():  # an alphanumeric text has no white space to trim (mypyc: native)
+                command = command.strip(JS_WHITESPACE)
         else:
             # the command is the text up to the macro's first "::"; when that comes before the first inner
             # "{{" it is the first segment's (no "}}" there: it would have closed the macro), else the parse's
@@ -703,7 +712,9 @@ class Session:
             sep = head.find("::")
             if sep < 0:
                 return self.render(parse_macro_at(text, start, end))
-            command = head[:sep].strip(JS_WHITESPACE)
+            command = head[:sep]
+            if not command.isalnum():
+                command = command.strip(JS_WHITESPACE)
         if not command:
             return text[start:end]
         entry = self.dispatch.get(command)  # the built-in and its plain entry: one look-up
@@ -727,7 +738,9 @@ class Session:
                         name = ""
                     else:
                         after = text.find("::", cut + 2, end - 2)
-                        name = text[cut + 2 : end - 2 if after < 0 else after].strip(JS_WHITESPACE)
+                        name = text[cut + 2 : end - 2 if after < 0 else after]
+                        if not name.isalnum():  # the usual name needs no trim
+                            name = name.strip(JS_WHITESPACE)
                     if not name:
                         self._unresolved_span(start, end)
                         return text[start:end]
@@ -774,10 +787,18 @@ class Session:
             args = []
         elif kind == "set":  # every argument, the last one without its trailing white space
             args = text[cut + 2 : inner_end].split("::")
-            args[-1] = args[-1].rstrip(JS_WHITESPACE)
+            tail = args[-1]
+            if not tail[-1:].isalnum():  # ends in a letter or digit: no white space to trim
+                args[-1] = tail.rstrip(JS_WHITESPACE)
         else:  # a filter uses its first argument only (trimmed at the end when it is the last)
             after = text.find("::", cut + 2, inner_end)
-            args = [text[cut + 2 : inner_end].rstrip(JS_WHITESPACE) if after < 0 else text[cut + 2 : after]]
+            if after < 0:
+                arg = text[cut + 2 : inner_end]
+                if not arg[-1:].isalnum():  # ends in a letter or digit: no white space to trim
+                    arg = arg.rstrip(JS_WHITESPACE)
+            else:
+                arg = text[cut + 2 : after]
+            args = [arg]
         result = self._write_plain(scope, transform, args)
         if result is _NO_NAME:
             self._unresolved_span(start, end)

@@ -12,15 +12,17 @@ top level and macros.
 from __future__ import annotations
 
 import random
+from types import FunctionType
 from typing import Any
 
-from forgec.compile.macros import engine, expand_block
+from forgec.compile.macros import engine, expand_block, grammar
 from forgec.compile.macros.builtins import BUILTIN_RENDERERS
 from forgec.compile.macros.grammar import _parse_fast, parse_macro_at, scan_top_level
 from forgec.compile.macros.nodes import Macro
 from forgec.compile.macros.replay import REPLAYS, Trace
 from forgec.model.runtime import Runtime
 from forgec.model.variables import VariableStore
+from forgec.resources import compiled_modules
 
 PIECES = ["{{", "}}", "::", "{", "}", ":", "a", " ", "getvar", "setvar", "upper", "if", "b", "x y", "\u03a3", "ifvar",
           "session", "trim", "lower", "setturnvar", "getturnvar", "json", "var", "unknown", "\t", "ß"]
@@ -220,3 +222,24 @@ def test_a_custom_macro_may_return_any_value() -> None:
                        store=VariableStore(session={}, turn={"x": "X"}, session_dirty=False), diagnostics=diagnostics,
                        selected_tools=[], registry=registry, pointer=None)
     assert (out, diagnostics) == ("a,1, 3 X", [])
+
+
+def test_the_scan_in_place_is_the_split_scan() -> None:
+    """``_scan_in_place`` (the mypyc build's ``scan_top_level``: ``find`` where ``split`` cuts) gives the
+    split scan's spans, or its None, on random texts and on runs of braces where the cuts overlap.  In the
+    pure build ``scan_top_level`` is the split scan; in the compiled one it is ``_scan_in_place`` itself,
+    and ``test_the_scan_is_the_parsers_top_level`` holds it against the parser."""
+    rng = random.Random(29)
+    texts = ["", "{{", "}}", "{{{", "}}}", "{{{{", "{{}}}", "{{{}}", "{{{{}}}}", "a{{b}}}}c{{", "{{a}}b}}{{c}}}",
+             "{{a{{b}}", "{{a{{b}}}}", "{{a::{{b::c}}}}d", "x}}{{y}}", "{{{a}}}}}"]
+    texts += [_text(rng) if rng.random() < 0.6 else _macro_text(rng) for _ in range(20_000)]
+    texts += ["".join(rng.choice("{}a:") for _ in range(rng.randint(0, 16))) for _ in range(20_000)]
+    for text in texts:
+        assert grammar._scan_in_place(text) == scan_top_level(text), text
+
+
+def test_the_scan_in_place_is_taken_exactly_in_the_compiled_build() -> None:
+    """``NATIVE_SCAN`` is True only where ``grammar`` is compiled (as Python its ``find`` calls cost more
+    than the ``split`` they replace)."""
+    assert grammar.NATIVE_SCAN is ("compile/macros/grammar.py" in compiled_modules())
+    assert grammar.NATIVE_SCAN is not isinstance(grammar._scan_in_place, FunctionType)
