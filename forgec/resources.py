@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from functools import cache
 from pathlib import Path
+from types import FunctionType
 
 #: forgec's version (the one place it is written besides pyproject.toml; a test holds them equal)
 VERSION = "0.1.0"
@@ -108,3 +109,11 @@ def compiled_modules() -> tuple[str, ...]:
         if any(source.with_suffix(suffix).is_file() for suffix in suffixes):
             found.append(path)
     return tuple(found)
+
+
+def is_compiled(function: object) -> bool:
+    """Whether ``function`` runs compiled (its module built by mypyc: a compiled function is a built-in,
+    no Python :class:`~types.FunctionType`).  For the module-level switches between a loop that pays only
+    when compiled and the C-level passes (``map``, ``split``) the pure build prefers:
+    ``assemble.NATIVE_RECORD_LOOP``, ``grammar.NATIVE_SCAN``."""
+    return not isinstance(function, FunctionType)

@@ -14,7 +14,6 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import chain, count, islice, repeat
 from operator import setitem
-from types import FunctionType
 from typing import TYPE_CHECKING, Any
 
 from forgec.compile.macros.block import expand_block
@@ -39,6 +38,7 @@ from forgec.js.values import UNDEFINED, js_trim, js_truthy
 from forgec.model.messages import roles_of
 from forgec.model.runtime import Runtime
 from forgec.model.variables import VariableStore
+from forgec.resources import is_compiled
 from forgec.source.collector import LARGE_COMPILE, gc_paused, make_spares, spare_list
 
 if TYPE_CHECKING:
@@ -369,7 +369,7 @@ def _copy_role_records_natively(
 
 #: whether :func:`_copy_role_records_natively` is compiled (the mypyc build: then it is no Python
 #: function); as Python its loop costs more than the C map passes it would replace
-NATIVE_RECORD_LOOP: bool = not isinstance(_copy_role_records_natively, FunctionType)
+NATIVE_RECORD_LOOP: bool = is_compiled(_copy_role_records_natively)
 
 
 #: the roles pi's agent messages carry: each gets its source template before the records are built

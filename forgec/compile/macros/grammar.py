@@ -35,11 +35,11 @@ at its own separators.
 
 from __future__ import annotations
 
-from types import FunctionType
 from typing import Any, Final
 
 from forgec.codecs.stack import ByteCache
 from forgec.compile.macros.nodes import Document, Macro, Node, merge_text
+from forgec.resources import is_compiled
 
 __all__ = [
     "CACHE_BUDGET",
@@ -268,7 +268,7 @@ def _scan_in_place(text: str) -> list[str | Span] | None:
 
 #: whether :func:`_scan_in_place` is compiled (the mypyc build: then it is no Python function), and so
 #: what :func:`scan_top_level` runs; Final, so the compiled check reads a C static, not the module dict
-NATIVE_SCAN: Final = not isinstance(_scan_in_place, FunctionType)
+NATIVE_SCAN: Final = is_compiled(_scan_in_place)
 
 
 def parse_macro_at(text: str, start: int, end: int) -> Macro:
