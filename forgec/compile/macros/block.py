@@ -17,6 +17,7 @@ from forgec.compile.macros import engine, replay
 from forgec.compile.macros.builtins import BUILTIN_RENDERERS
 from forgec.compile.macros.grammar import parse, parse_seen, parsed, scan_top_level
 from forgec.compile.macros.nodes import Document, Macro
+from forgec.compile.macros.replay import REPLAYS
 
 if TYPE_CHECKING:
     from forgec.diagnostics import Diagnostic
@@ -77,7 +78,7 @@ def expand_block(
     trace: replay.Trace | None = None
     first = len(diagnostics)
     if recordable:
-        recorded, keep = replay.REPLAYS.get_or_mark(text)
+        recorded, keep = REPLAYS.get_or_mark(text)  # by name: a module attribute is a generic get_attr compiled
         if recorded is not None:  # a text never recorded (a first sight) needs no context to look in
             context = _context_of(item_id, pointer, stack, store)
             variables = stack.get("variables") if isinstance(stack, dict) else None

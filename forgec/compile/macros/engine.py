@@ -33,6 +33,7 @@ from forgec.diagnostics.quick import NATIVE_POSITIONED, POSITIONED, native_make
 from forgec.js.values import JS_WHITESPACE, js_concat, js_len
 from forgec.model.runtime import Runtime
 from forgec.model.variables import MISSING, VariableStore, lookup, to_macro_text, to_prompt_text
+from forgec.resources import is_compiled
 from forgec.rules.macros import EXPANSION_TOO_LONG, MACRO_FAILED, UNRESOLVED_MACRO
 
 __all__ = [
@@ -40,6 +41,7 @@ __all__ = [
     "MAX_BLOCK_WORK",
     "MAX_DEPTH",
     "MAX_STRING_LENGTH",
+    "NATIVE_TRIM",
     "ExpansionTooLong",
     "JsRangeError",
     "MacroContext",
@@ -94,8 +96,13 @@ class _WorkExhausted(ExpansionTooLong):
 
 
 def string_limit() -> int:
-    """The lower of V8's limit and forgec's cap, read when asked (tests lower either one)."""
-    return MAX_STRING_LENGTH if MAX_STRING_LENGTH < MAX_BLOCK_LENGTH else MAX_BLOCK_LENGTH
+    """The lower of V8's limit and forgec's cap, read when asked (tests lower either one).
+
+    Each read once: a module global is a dictionary look-up in the mypyc build (~120 instructions), and
+    every session asks this."""
+    v8 = MAX_STRING_LENGTH
+    cap = MAX_BLOCK_LENGTH
+    return v8 if v8 < cap else cap
 
 
 def check_units(units: int) -> None:
@@ -310,7 +317,6 @@ class Session:
         "item_id",
         "limit",
         "max_depth",
-        "plain",
         "pointer",
         "runtime",
         "selected_tools",
@@ -364,8 +370,6 @@ class Session:
         #: :data:`MAX_DEPTH` and :data:`MAX_BLOCK_WORK`
         self.max_depth = MAX_DEPTH
         self.work_cap = MAX_BLOCK_WORK
-        #: :data:`PLAIN_RENDERERS` (the table itself: filled and emptied in place), for custom renderers
-        self.plain = PLAIN_RENDERERS
         #: ``builtins`` with their plain entries (:func:`dispatch_table`, inlined for the registry's table)
         current = _dispatch
         self.dispatch = current[1] if builtins is current[0] else _make_dispatch(builtins)
@@ -490,7 +494,7 @@ class Session:
             renderer, plain = entry
         else:
             renderer = self.custom.get(command)
-            plain = None if renderer is None else self.plain.get(renderer)
+            plain = None if renderer is None else PLAIN_RENDERERS.get(renderer)  # read only for a custom macro
         if renderer is not None:
             if self.trace is not None and command not in REPLAYABLE:
                 self.trace = None  # it reads more than the variables (the runtime, the tools, the stack)
@@ -708,11 +712,10 @@ class Session:
         else:
             # the command is the text up to the macro's first "::"; when that comes before the first inner
             # "{{" it is the first segment's (no "}}" there: it would have closed the macro), else the parse's
-            head = text[start + 2 : text.find("{{", start + 2)]
-            sep = head.find("::")
-            if sep < 0:
+            cut = text.find("::", start + 2, text.find("{{", start + 2))
+            if cut < 0:
                 return self.render(parse_macro_at(text, start, end))
-            command = head[:sep]
+            command = text[start + 2 : cut]
             if not command.isalnum():
                 command = command.strip(JS_WHITESPACE)
         if not command:
@@ -725,7 +728,7 @@ class Session:
         elif self.custom:  # no look-up in an empty table (no custom macros: the usual case)
             renderer = self.custom.get(command)
             if renderer is not None:
-                plain = self.plain.get(renderer)
+                plain = PLAIN_RENDERERS.get(renderer)
         if renderer is not None:
             if not flat:  # its arguments hold macros: the parser's macro, rendered as always
                 return self.render(parse_macro_at(text, start, end))
@@ -756,8 +759,7 @@ class Session:
         if value is not MISSING:
             return value if type(value) is str else to_macro_text(value)
         if flat and cut < 0:  # the trimmed inside is the command: no second slice
-            if command not in self.unresolved:
-                self.unresolved[command] = (start, end)
+            self.unresolved.setdefault(command, (start, end))
         else:
             self._unresolved_span(start, end)
         return text[start:end]
@@ -765,9 +767,14 @@ class Session:
     def _unresolved_span(self, start: int, end: int) -> None:
         """:meth:`_unresolved` for a top-level macro of a first sight: its offsets kept, not a :class:`Macro`
         (:meth:`report_unresolved` makes its finding afresh: a first sight keeps no parse to hold it)."""
-        expression = self.text[start + 2 : end - 2].strip(JS_WHITESPACE)
-        if expression not in self.unresolved:
-            self.unresolved[expression] = (start, end)
+        text = self.text
+        expression = text[start + 2 : end - 2]
+        # compiled, no trim when both ends are printable ASCII (no JS_WHITESPACE character is): two inline
+        # character reads instead of ``strip`` with an argument (a generic call, ~500 instructions); as
+        # Python the reads cost more than the strip, which is then made
+        if not (NATIVE_TRIM and 32 < ord(text[start + 2]) < 127 and 32 < ord(text[end - 3]) < 127):
+            expression = expression.strip(JS_WHITESPACE)
+        self.unresolved.setdefault(expression, (start, end))
 
     def _render_plain_pieces(self, start: int, end: int, cut: int,
                              plain: PlainEntry) -> str | None:
@@ -841,8 +848,7 @@ class Session:
         expression = macro._expression  # memoised on the (cached) AST: no call once known
         if expression is None:  # Macro.expression, inlined
             expression = macro._expression = self.text[macro.start + 2 : macro.end - 2].strip(JS_WHITESPACE)
-        if expression not in self.unresolved:
-            self.unresolved[expression] = macro
+        self.unresolved.setdefault(expression, macro)  # the first completed occurrence: one look-up
 
     def report_unresolved(self) -> None:
         """§3.4: one diagnostic per distinct expression, in first-completion order, per the policy."""
@@ -963,7 +969,9 @@ def _result_text(result: Any) -> str:
 def unresolved_policy(stack: Any) -> str:
     """``defaults.unresolvedMacroPolicy`` read leniently: ``keep``/``error`` exactly, else ``warn``."""
     defaults = stack.get("defaults") if isinstance(stack, dict) else None
-    value = defaults.get("unresolvedMacroPolicy") if isinstance(defaults, dict) else None
+    if not isinstance(defaults, dict):  # the usual stack: no comparisons of None (generic ones, compiled)
+        return "warn"
+    value = defaults.get("unresolvedMacroPolicy")
     return value if value in ("keep", "error") else "warn"
 
 
@@ -1048,3 +1056,8 @@ def expand_session(text: str, doc: tuple[Node, ...], item_id: Any, stack: dict[s
     if session.unresolved:  # most blocks have no unresolved macro: no call
         session.report_unresolved()
     return result, session.trace
+
+
+#: whether this module runs compiled (mypyc): :meth:`Session._unresolved_span` then reads an expression's two
+#: end characters (``ord(text[i])``, inline) to skip its trim; as Python those reads cost more than ``strip``
+NATIVE_TRIM: Final = is_compiled(check_units)
