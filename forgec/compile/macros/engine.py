@@ -71,8 +71,12 @@ _READERS = frozenset({"getvar", "var", "getturnvar", "getsessionvar"})
 #: Python frames one nesting level may use (render -> renderer -> expand_arg -> expand_nodes ...)
 _FRAMES_PER_LEVEL: Final = 6
 #: ``sys.getrecursionlimit`` bound once: :func:`expand_session` asks it every block (a module attribute
-#: look-up and a generic call less in the mypyc build)
-_recursion_limit = sys.getrecursionlimit
+#: look-up and a generic call less in the mypyc build; Final: a C static there, not a globals look-up)
+_recursion_limit: Final = sys.getrecursionlimit
+#: :data:`.quick.NATIVE_POSITIONED` and the unresolved-macro code, as Final copies: read every block with a
+#: finding, and an imported name is a globals look-up in the mypyc build (~130 instructions), a Final one a C static
+_NATIVE_FINDINGS: Final = NATIVE_POSITIONED
+_UNRESOLVED_CODE: Final = UNRESOLVED_MACRO
 #: what a plain renderer is: (kind, scope, transform) -- kind ``get``, ``set`` or ``filter``
 PlainEntry = tuple[str, str, Callable[[str], str] | None]
 #: built-in renderers :meth:`Session.render` may run without a render context when the arguments they
@@ -859,8 +863,8 @@ class Session:
             return
         level = "error" if policy == "error" else "warning"
         diagnostics = self.diagnostics  # its append called by name: a list primitive in the mypyc build
-        native = NATIVE_POSITIONED  # the module globals read once, not once a finding
-        code = UNRESOLVED_MACRO
+        native = _NATIVE_FINDINGS  # read once, not once a finding
+        code = _UNRESOLVED_CODE
         for expression, macro in self.unresolved.items():
             if isinstance(macro, Macro):
                 diagnostics.append(unresolved_diagnostic(macro, expression, level, self.item_id, self.pointer))
@@ -998,8 +1002,6 @@ def expand_first_sight(text: str, spans: list[str | Span], item_id: Any, stack: 
     :meth:`Session.render_span` renders those from their text and parses only the macros
     with macros inside; output, findings, writes, the trace and their order are :func:`expand_session`'s
     (``tests/compile/macros/test_first_sight.py`` compares the two)."""
-    if _recursion_limit() < MAX_DEPTH * _FRAMES_PER_LEVEL + 1_000:  # ensure_recursion_headroom, inlined
-        ensure_recursion_headroom()
     session = Session(
         text,
         item_id=item_id,
@@ -1013,6 +1015,9 @@ def expand_first_sight(text: str, spans: list[str | Span], item_id: Any, stack: 
         pointer=pointer,
     )
     session.trace = trace
+    # ensure_recursion_headroom, inlined, with the session's MAX_DEPTH (one globals look-up less, compiled)
+    if _recursion_limit() < session.max_depth * _FRAMES_PER_LEVEL + 1_000:
+        ensure_recursion_headroom()
     try:
         result = session.expand_spans(spans)
     except (JsRangeError, ExpansionTooLong):
