@@ -76,6 +76,8 @@ _recursion_limit: Final = sys.getrecursionlimit
 #: :data:`.quick.NATIVE_POSITIONED` and the unresolved-macro code, as Final copies: read every block with a
 #: finding, and an imported name is a globals look-up in the mypyc build (~130 instructions), a Final one a C static
 _NATIVE_FINDINGS: Final = NATIVE_POSITIONED
+#: :data:`forgec.model.variables.MISSING`, likewise (every variable read and unknown macro compares with it)
+_MISSING: Final = MISSING
 _UNRESOLVED_CODE: Final = UNRESOLVED_MACRO
 #: what a plain renderer is: (kind, scope, transform) -- kind ``get``, ``set`` or ``filter``
 PlainEntry = tuple[str, str, Callable[[str], str] | None]
@@ -271,8 +273,9 @@ Dispatch = dict[str, tuple[Renderer, PlainEntry | None]]
 #: the registry's built-in table (:data:`.builtins.BUILTIN_RENDERERS`) and its :data:`Dispatch`: one
 #: dictionary look-up per macro instead of two (the built-in table by name, then :data:`PLAIN_RENDERERS`
 #: by renderer), ~270 instructions each in the mypyc build; remade by :func:`register_builtins` and
-#: :func:`set_plain_renderers` (one tuple, so a session reads one module global)
-_dispatch: tuple[dict[str, Renderer], Dispatch] = ({}, {})
+#: :func:`set_plain_renderers` (one tuple, so a session reads one name), which replace the list's one
+#: element: the list is Final, a C static compiled, where a rebound module global is a globals look-up
+_DISPATCH: Final[list[tuple[dict[str, Renderer], Dispatch]]] = [({}, {})]
 
 
 def _make_dispatch(builtins: dict[str, Renderer]) -> Dispatch:
@@ -282,7 +285,7 @@ def _make_dispatch(builtins: dict[str, Renderer]) -> Dispatch:
 def dispatch_table(builtins: dict[str, Renderer]) -> Dispatch:
     """``builtins`` with each renderer's :data:`PLAIN_RENDERERS` entry: the registered table's, kept, or one
     made now for any other table (tests, tools)."""
-    current = _dispatch
+    current = _DISPATCH[0]
     if builtins is current[0]:
         return current[1]
     return _make_dispatch(builtins)
@@ -290,18 +293,17 @@ def dispatch_table(builtins: dict[str, Renderer]) -> Dispatch:
 
 def register_builtins(builtins: dict[str, Renderer], plain: dict[Any, PlainEntry]) -> None:
     """The built-in table sessions are usually given and its plain renderers (:mod:`.builtins`, at import)."""
-    global _dispatch
-    _dispatch = (builtins, {})
+    _DISPATCH[0] = (builtins, {})
     set_plain_renderers(plain)
 
 
 def set_plain_renderers(plain: dict[Any, PlainEntry]) -> None:
     """:data:`PLAIN_RENDERERS` replaced (in place) by ``plain``, and the dispatch table made again to match:
     the tests switch the direct renders off (``{}``) and on again through this."""
-    global _dispatch
     PLAIN_RENDERERS.clear()
     PLAIN_RENDERERS.update(plain)
-    _dispatch = (_dispatch[0], _make_dispatch(_dispatch[0]))
+    builtins = _DISPATCH[0][0]
+    _DISPATCH[0] = (builtins, _make_dispatch(builtins))
 
 
 #: :meth:`Session._write_plain`'s answer for a ``setvar`` whose name is empty (an unresolved macro)
@@ -375,7 +377,7 @@ class Session:
         self.max_depth = MAX_DEPTH
         self.work_cap = MAX_BLOCK_WORK
         #: ``builtins`` with their plain entries (:func:`dispatch_table`, inlined for the registry's table)
-        current = _dispatch
+        current = _DISPATCH[0]
         self.dispatch = current[1] if builtins is current[0] else _make_dispatch(builtins)
         #: what the expansion reads and writes, for a later replay (:mod:`.replay`); None: not recorded
         self.trace: Trace | None = None
@@ -540,7 +542,7 @@ class Session:
         value = lookup(command, self.store, self.static, "any")  # self.read, inlined: every unknown macro
         if self.trace is not None:
             self.trace.reads.append((command, "any", value))
-        if value is not MISSING:
+        if value is not _MISSING:
             return value if type(value) is str else to_macro_text(value)
         self._unresolved(macro)
         return text[macro.start : macro.end]
@@ -550,7 +552,7 @@ class Session:
         :meth:`_render_plain_pieces`: the read recorded in the trace, None for a value the generic path
         must render (not a string, or one near a length limit) before anything is recorded."""
         value = lookup(name, self.store, self.static, scope)  # type: ignore[arg-type]
-        if value is MISSING:
+        if value is _MISSING:
             result = ""
         elif type(value) is str:
             result = value
@@ -760,7 +762,7 @@ class Session:
         value = lookup(command, self.store, self.static, "any")
         if self.trace is not None:  # as render() records it (a second sight is traced)
             self.trace.reads.append((command, "any", value))
-        if value is not MISSING:
+        if value is not _MISSING:
             return value if type(value) is str else to_macro_text(value)
         if flat and cut < 0:  # the trimmed inside is the command: no second slice
             self.unresolved.setdefault(command, (start, end))
@@ -798,14 +800,15 @@ class Session:
             args = []
         elif kind == "set":  # every argument, the last one without its trailing white space
             args = text[cut + 2 : inner_end].split("::")
-            tail = args[-1]
-            if not tail[-1:].isalnum():  # ends in a letter or digit: no white space to trim
-                args[-1] = tail.rstrip(JS_WHITESPACE)
+            tail = args[-1]  # it ends where the macro's inside does: its last character is text[inner_end - 1]
+            if not (NATIVE_TRIM and 32 < ord(text[inner_end - 1]) < 127) and not tail[-1:].isalnum():
+                args[-1] = tail.rstrip(JS_WHITESPACE)  # (compiled: printable ASCII, read inline, is no white space)
         else:  # a filter uses its first argument only (trimmed at the end when it is the last)
             after = text.find("::", cut + 2, inner_end)
             if after < 0:
                 arg = text[cut + 2 : inner_end]
-                if not arg[-1:].isalnum():  # ends in a letter or digit: no white space to trim
+                # no white space to trim after a letter or digit, nor (compiled, read inline) printable ASCII
+                if not (NATIVE_TRIM and 32 < ord(text[inner_end - 1]) < 127) and not arg[-1:].isalnum():
                     arg = arg.rstrip(JS_WHITESPACE)
             else:
                 arg = text[cut + 2 : after]

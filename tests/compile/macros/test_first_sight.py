@@ -278,3 +278,16 @@ def test_the_unresolved_policy_without_defaults() -> None:
                           ("Keep", "warn"), (["keep"], "warn")):
         assert engine.unresolved_policy({"defaults": {"unresolvedMacroPolicy": value}}) == policy
     assert engine.unresolved_policy({"defaults": {}}) == "warn"
+
+
+def test_a_last_arguments_trim_at_every_kind_of_end() -> None:
+    """A flat ``setvar``'s or filter's last argument loses its trailing white space; compiled, the trim is
+    skipped when the macro's last character is printable ASCII (``NATIVE_TRIM``): every JS white space
+    character, control, non-ASCII and edge characters at the end, an empty last argument, each against the
+    whole parse (the value written is read back)."""
+    rng = random.Random(31)
+    ends = [*JS_WHITESPACE, "\x1f", "\x7f", "\x85", "ß", "\u03a3", "~", "}", ":", "{", "a", ""]
+    for end in ends:
+        text = (f"{{{{setvar::v::x{end}}}}}{{{{getvar::v}}}}|{{{{setvar::w::a::b{end}}}}}{{{{getvar::w}}}}|"
+                f"{{{{upper::a{end}}}}}|{{{{lower::B {end}}}}}|{{{{setvar::u::{end}}}}}{{{{getvar::u}}}}|{{{{trim::{end}}}}}")
+        assert _same(text, rng), text
