@@ -291,3 +291,16 @@ def test_a_last_arguments_trim_at_every_kind_of_end() -> None:
         text = (f"{{{{setvar::v::x{end}}}}}{{{{getvar::v}}}}|{{{{setvar::w::a::b{end}}}}}{{{{getvar::w}}}}|"
                 f"{{{{upper::a{end}}}}}|{{{{lower::B {end}}}}}|{{{{setvar::u::{end}}}}}{{{{getvar::u}}}}|{{{{trim::{end}}}}}")
         assert _same(text, rng), text
+
+
+def test_the_pair_find_is_strs_find() -> None:
+    """``grammar._find_pair`` (the compiled scan's ``{{``/``}}`` search) equals ``str.find`` of the pair, for
+    every start and stop over runs of braces, lone braces and the ends of the text."""
+    rng = random.Random(32)
+    texts = ["", "{", "{{", "{{{", "}}}}", "a{b{{c", "}{}}{", "{ {{ {", "x}}"]
+    texts += ["".join(rng.choice(["{", "}", "a", "{{", "}}", ":"]) for _ in range(rng.randint(0, 12))) for _ in range(400)]
+    for text in texts:
+        for char, code in (("{", 123), ("}", 125)):
+            for start in range(len(text) + 1):
+                for stop in range(start, len(text) + 1):
+                    assert grammar._find_pair(text, char, code, start, stop) == text.find(char * 2, start, stop), text
