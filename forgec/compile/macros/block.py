@@ -11,12 +11,13 @@ native C calls.  Only the compile path imports this module (``compile/assemble.p
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from forgec.compile.macros import engine, replay
 from forgec.compile.macros.builtins import BUILTIN_RENDERERS
 from forgec.compile.macros.grammar import parse, parse_seen, parsed, scan_top_level
 from forgec.compile.macros.nodes import Document, Macro
+from forgec.compile.macros.replay import REPLAYS
 
 if TYPE_CHECKING:
     from forgec.diagnostics import Diagnostic
@@ -28,7 +29,11 @@ __all__ = ["expand_block"]
 
 #: what :func:`_custom_renderers` gives without custom macros: one shared dictionary, never changed (the
 #: engine only reads it), instead of a new one per block
-_NO_CUSTOM: dict[str, Any] = {}
+_NO_CUSTOM: Final[dict[str, Any]] = {}
+#: the built-in table and the replay cache, as Final names: every block reads them, and in the mypyc build an
+#: imported name is a globals look-up (~130 instructions), a Final one a C static
+_BUILTINS: Final = BUILTIN_RENDERERS
+_REPLAYS: Final = REPLAYS
 #: the engine's limits, part of every recorded context (:func:`.replay.context_of`): one tuple, not one per block
 _LIMITS: tuple[int, ...] = (engine.MAX_STRING_LENGTH, engine.MAX_BLOCK_LENGTH, engine.MAX_BLOCK_WORK, engine.MAX_DEPTH)
 
@@ -77,7 +82,7 @@ def expand_block(
     trace: replay.Trace | None = None
     first = len(diagnostics)
     if recordable:
-        recorded, keep = replay.REPLAYS.get_or_mark(text)
+        recorded, keep = _REPLAYS.get_or_mark(text)  # by name: a module attribute is a generic get_attr compiled
         if recorded is not None:  # a text never recorded (a first sight) needs no context to look in
             context = _context_of(item_id, pointer, stack, store)
             variables = stack.get("variables") if isinstance(stack, dict) else None
@@ -101,7 +106,7 @@ def expand_block(
                     context = _context_of(item_id, pointer, stack, store)
                     trace = replay.Trace()
                 result, trace = engine.expand_first_sight(text, spans, item_id, stack, runtime, store, diagnostics,
-                                                          selected_tools, BUILTIN_RENDERERS, custom, pointer, trace)
+                                                          selected_tools, _BUILTINS, custom, pointer, trace)
                 if keep and (context is None or trace is None
                              or not replay.record(text, context, trace, diagnostics[first:], result)):
                     # not recorded (it never will be, or not with these variables): its parse kept for the next
@@ -121,7 +126,7 @@ def expand_block(
             context = _context_of(item_id, pointer, stack, store)
         trace = replay.Trace()
     result, trace = engine.expand_session(text, doc, item_id, stack, runtime, store, diagnostics, selected_tools,
-                                          BUILTIN_RENDERERS, custom, pointer, trace)
+                                          _BUILTINS, custom, pointer, trace)
     if context is not None and trace is not None:
         replay.record(text, context, trace, diagnostics[first:], result)
     return result

@@ -33,6 +33,7 @@ from forgec.diagnostics.quick import NATIVE_POSITIONED, POSITIONED, native_make
 from forgec.js.values import JS_WHITESPACE, js_concat, js_len
 from forgec.model.runtime import Runtime
 from forgec.model.variables import MISSING, VariableStore, lookup, to_macro_text, to_prompt_text
+from forgec.resources import is_compiled
 from forgec.rules.macros import EXPANSION_TOO_LONG, MACRO_FAILED, UNRESOLVED_MACRO
 
 __all__ = [
@@ -40,6 +41,7 @@ __all__ = [
     "MAX_BLOCK_WORK",
     "MAX_DEPTH",
     "MAX_STRING_LENGTH",
+    "NATIVE_TRIM",
     "ExpansionTooLong",
     "JsRangeError",
     "MacroContext",
@@ -69,8 +71,14 @@ _READERS = frozenset({"getvar", "var", "getturnvar", "getsessionvar"})
 #: Python frames one nesting level may use (render -> renderer -> expand_arg -> expand_nodes ...)
 _FRAMES_PER_LEVEL: Final = 6
 #: ``sys.getrecursionlimit`` bound once: :func:`expand_session` asks it every block (a module attribute
-#: look-up and a generic call less in the mypyc build)
-_recursion_limit = sys.getrecursionlimit
+#: look-up and a generic call less in the mypyc build; Final: a C static there, not a globals look-up)
+_recursion_limit: Final = sys.getrecursionlimit
+#: :data:`.quick.NATIVE_POSITIONED` and the unresolved-macro code, as Final copies: read every block with a
+#: finding, and an imported name is a globals look-up in the mypyc build (~130 instructions), a Final one a C static
+_NATIVE_FINDINGS: Final = NATIVE_POSITIONED
+#: :data:`forgec.model.variables.MISSING`, likewise (every variable read and unknown macro compares with it)
+_MISSING: Final = MISSING
+_UNRESOLVED_CODE: Final = UNRESOLVED_MACRO
 #: what a plain renderer is: (kind, scope, transform) -- kind ``get``, ``set`` or ``filter``
 PlainEntry = tuple[str, str, Callable[[str], str] | None]
 #: built-in renderers :meth:`Session.render` may run without a render context when the arguments they
@@ -94,8 +102,13 @@ class _WorkExhausted(ExpansionTooLong):
 
 
 def string_limit() -> int:
-    """The lower of V8's limit and forgec's cap, read when asked (tests lower either one)."""
-    return MAX_STRING_LENGTH if MAX_STRING_LENGTH < MAX_BLOCK_LENGTH else MAX_BLOCK_LENGTH
+    """The lower of V8's limit and forgec's cap, read when asked (tests lower either one).
+
+    Each read once: a module global is a dictionary look-up in the mypyc build (~120 instructions), and
+    every session asks this."""
+    v8 = MAX_STRING_LENGTH
+    cap = MAX_BLOCK_LENGTH
+    return v8 if v8 < cap else cap
 
 
 def check_units(units: int) -> None:
@@ -260,8 +273,9 @@ Dispatch = dict[str, tuple[Renderer, PlainEntry | None]]
 #: the registry's built-in table (:data:`.builtins.BUILTIN_RENDERERS`) and its :data:`Dispatch`: one
 #: dictionary look-up per macro instead of two (the built-in table by name, then :data:`PLAIN_RENDERERS`
 #: by renderer), ~270 instructions each in the mypyc build; remade by :func:`register_builtins` and
-#: :func:`set_plain_renderers` (one tuple, so a session reads one module global)
-_dispatch: tuple[dict[str, Renderer], Dispatch] = ({}, {})
+#: :func:`set_plain_renderers` (one tuple, so a session reads one name), which replace the list's one
+#: element: the list is Final, a C static compiled, where a rebound module global is a globals look-up
+_DISPATCH: Final[list[tuple[dict[str, Renderer], Dispatch]]] = [({}, {})]
 
 
 def _make_dispatch(builtins: dict[str, Renderer]) -> Dispatch:
@@ -271,7 +285,7 @@ def _make_dispatch(builtins: dict[str, Renderer]) -> Dispatch:
 def dispatch_table(builtins: dict[str, Renderer]) -> Dispatch:
     """``builtins`` with each renderer's :data:`PLAIN_RENDERERS` entry: the registered table's, kept, or one
     made now for any other table (tests, tools)."""
-    current = _dispatch
+    current = _DISPATCH[0]
     if builtins is current[0]:
         return current[1]
     return _make_dispatch(builtins)
@@ -279,18 +293,17 @@ def dispatch_table(builtins: dict[str, Renderer]) -> Dispatch:
 
 def register_builtins(builtins: dict[str, Renderer], plain: dict[Any, PlainEntry]) -> None:
     """The built-in table sessions are usually given and its plain renderers (:mod:`.builtins`, at import)."""
-    global _dispatch
-    _dispatch = (builtins, {})
+    _DISPATCH[0] = (builtins, {})
     set_plain_renderers(plain)
 
 
 def set_plain_renderers(plain: dict[Any, PlainEntry]) -> None:
     """:data:`PLAIN_RENDERERS` replaced (in place) by ``plain``, and the dispatch table made again to match:
     the tests switch the direct renders off (``{}``) and on again through this."""
-    global _dispatch
     PLAIN_RENDERERS.clear()
     PLAIN_RENDERERS.update(plain)
-    _dispatch = (_dispatch[0], _make_dispatch(_dispatch[0]))
+    builtins = _DISPATCH[0][0]
+    _DISPATCH[0] = (builtins, _make_dispatch(builtins))
 
 
 #: :meth:`Session._write_plain`'s answer for a ``setvar`` whose name is empty (an unresolved macro)
@@ -310,7 +323,6 @@ class Session:
         "item_id",
         "limit",
         "max_depth",
-        "plain",
         "pointer",
         "runtime",
         "selected_tools",
@@ -364,10 +376,8 @@ class Session:
         #: :data:`MAX_DEPTH` and :data:`MAX_BLOCK_WORK`
         self.max_depth = MAX_DEPTH
         self.work_cap = MAX_BLOCK_WORK
-        #: :data:`PLAIN_RENDERERS` (the table itself: filled and emptied in place), for custom renderers
-        self.plain = PLAIN_RENDERERS
         #: ``builtins`` with their plain entries (:func:`dispatch_table`, inlined for the registry's table)
-        current = _dispatch
+        current = _DISPATCH[0]
         self.dispatch = current[1] if builtins is current[0] else _make_dispatch(builtins)
         #: what the expansion reads and writes, for a later replay (:mod:`.replay`); None: not recorded
         self.trace: Trace | None = None
@@ -490,7 +500,7 @@ class Session:
             renderer, plain = entry
         else:
             renderer = self.custom.get(command)
-            plain = None if renderer is None else self.plain.get(renderer)
+            plain = None if renderer is None else PLAIN_RENDERERS.get(renderer)  # read only for a custom macro
         if renderer is not None:
             if self.trace is not None and command not in REPLAYABLE:
                 self.trace = None  # it reads more than the variables (the runtime, the tools, the stack)
@@ -532,7 +542,7 @@ class Session:
         value = lookup(command, self.store, self.static, "any")  # self.read, inlined: every unknown macro
         if self.trace is not None:
             self.trace.reads.append((command, "any", value))
-        if value is not MISSING:
+        if value is not _MISSING:
             return value if type(value) is str else to_macro_text(value)
         self._unresolved(macro)
         return text[macro.start : macro.end]
@@ -542,7 +552,7 @@ class Session:
         :meth:`_render_plain_pieces`: the read recorded in the trace, None for a value the generic path
         must render (not a string, or one near a length limit) before anything is recorded."""
         value = lookup(name, self.store, self.static, scope)  # type: ignore[arg-type]
-        if value is MISSING:
+        if value is _MISSING:
             result = ""
         elif type(value) is str:
             result = value
@@ -708,11 +718,10 @@ class Session:
         else:
             # the command is the text up to the macro's first "::"; when that comes before the first inner
             # "{{" it is the first segment's (no "}}" there: it would have closed the macro), else the parse's
-            head = text[start + 2 : text.find("{{", start + 2)]
-            sep = head.find("::")
-            if sep < 0:
+            cut = text.find("::", start + 2, text.find("{{", start + 2))
+            if cut < 0:
                 return self.render(parse_macro_at(text, start, end))
-            command = head[:sep]
+            command = text[start + 2 : cut]
             if not command.isalnum():
                 command = command.strip(JS_WHITESPACE)
         if not command:
@@ -725,7 +734,7 @@ class Session:
         elif self.custom:  # no look-up in an empty table (no custom macros: the usual case)
             renderer = self.custom.get(command)
             if renderer is not None:
-                plain = self.plain.get(renderer)
+                plain = PLAIN_RENDERERS.get(renderer)
         if renderer is not None:
             if not flat:  # its arguments hold macros: the parser's macro, rendered as always
                 return self.render(parse_macro_at(text, start, end))
@@ -753,11 +762,10 @@ class Session:
         value = lookup(command, self.store, self.static, "any")
         if self.trace is not None:  # as render() records it (a second sight is traced)
             self.trace.reads.append((command, "any", value))
-        if value is not MISSING:
+        if value is not _MISSING:
             return value if type(value) is str else to_macro_text(value)
         if flat and cut < 0:  # the trimmed inside is the command: no second slice
-            if command not in self.unresolved:
-                self.unresolved[command] = (start, end)
+            self.unresolved.setdefault(command, (start, end))
         else:
             self._unresolved_span(start, end)
         return text[start:end]
@@ -765,9 +773,14 @@ class Session:
     def _unresolved_span(self, start: int, end: int) -> None:
         """:meth:`_unresolved` for a top-level macro of a first sight: its offsets kept, not a :class:`Macro`
         (:meth:`report_unresolved` makes its finding afresh: a first sight keeps no parse to hold it)."""
-        expression = self.text[start + 2 : end - 2].strip(JS_WHITESPACE)
-        if expression not in self.unresolved:
-            self.unresolved[expression] = (start, end)
+        text = self.text
+        expression = text[start + 2 : end - 2]
+        # compiled, no trim when both ends are printable ASCII (no JS_WHITESPACE character is): two inline
+        # character reads instead of ``strip`` with an argument (a generic call, ~500 instructions); as
+        # Python the reads cost more than the strip, which is then made
+        if not (NATIVE_TRIM and 32 < ord(text[start + 2]) < 127 and 32 < ord(text[end - 3]) < 127):
+            expression = expression.strip(JS_WHITESPACE)
+        self.unresolved.setdefault(expression, (start, end))
 
     def _render_plain_pieces(self, start: int, end: int, cut: int,
                              plain: PlainEntry) -> str | None:
@@ -787,14 +800,15 @@ class Session:
             args = []
         elif kind == "set":  # every argument, the last one without its trailing white space
             args = text[cut + 2 : inner_end].split("::")
-            tail = args[-1]
-            if not tail[-1:].isalnum():  # ends in a letter or digit: no white space to trim
-                args[-1] = tail.rstrip(JS_WHITESPACE)
+            tail = args[-1]  # it ends where the macro's inside does: its last character is text[inner_end - 1]
+            if not (NATIVE_TRIM and 32 < ord(text[inner_end - 1]) < 127) and not tail[-1:].isalnum():
+                args[-1] = tail.rstrip(JS_WHITESPACE)  # (compiled: printable ASCII, read inline, is no white space)
         else:  # a filter uses its first argument only (trimmed at the end when it is the last)
             after = text.find("::", cut + 2, inner_end)
             if after < 0:
                 arg = text[cut + 2 : inner_end]
-                if not arg[-1:].isalnum():  # ends in a letter or digit: no white space to trim
+                # no white space to trim after a letter or digit, nor (compiled, read inline) printable ASCII
+                if not (NATIVE_TRIM and 32 < ord(text[inner_end - 1]) < 127) and not arg[-1:].isalnum():
                     arg = arg.rstrip(JS_WHITESPACE)
             else:
                 arg = text[cut + 2 : after]
@@ -841,8 +855,7 @@ class Session:
         expression = macro._expression  # memoised on the (cached) AST: no call once known
         if expression is None:  # Macro.expression, inlined
             expression = macro._expression = self.text[macro.start + 2 : macro.end - 2].strip(JS_WHITESPACE)
-        if expression not in self.unresolved:
-            self.unresolved[expression] = macro
+        self.unresolved.setdefault(expression, macro)  # the first completed occurrence: one look-up
 
     def report_unresolved(self) -> None:
         """§3.4: one diagnostic per distinct expression, in first-completion order, per the policy."""
@@ -853,8 +866,8 @@ class Session:
             return
         level = "error" if policy == "error" else "warning"
         diagnostics = self.diagnostics  # its append called by name: a list primitive in the mypyc build
-        native = NATIVE_POSITIONED  # the module globals read once, not once a finding
-        code = UNRESOLVED_MACRO
+        native = _NATIVE_FINDINGS  # read once, not once a finding
+        code = _UNRESOLVED_CODE
         for expression, macro in self.unresolved.items():
             if isinstance(macro, Macro):
                 diagnostics.append(unresolved_diagnostic(macro, expression, level, self.item_id, self.pointer))
@@ -963,7 +976,9 @@ def _result_text(result: Any) -> str:
 def unresolved_policy(stack: Any) -> str:
     """``defaults.unresolvedMacroPolicy`` read leniently: ``keep``/``error`` exactly, else ``warn``."""
     defaults = stack.get("defaults") if isinstance(stack, dict) else None
-    value = defaults.get("unresolvedMacroPolicy") if isinstance(defaults, dict) else None
+    if not isinstance(defaults, dict):  # the usual stack: no comparisons of None (generic ones, compiled)
+        return "warn"
+    value = defaults.get("unresolvedMacroPolicy")
     return value if value in ("keep", "error") else "warn"
 
 
@@ -990,8 +1005,6 @@ def expand_first_sight(text: str, spans: list[str | Span], item_id: Any, stack: 
     :meth:`Session.render_span` renders those from their text and parses only the macros
     with macros inside; output, findings, writes, the trace and their order are :func:`expand_session`'s
     (``tests/compile/macros/test_first_sight.py`` compares the two)."""
-    if _recursion_limit() < MAX_DEPTH * _FRAMES_PER_LEVEL + 1_000:  # ensure_recursion_headroom, inlined
-        ensure_recursion_headroom()
     session = Session(
         text,
         item_id=item_id,
@@ -1005,6 +1018,9 @@ def expand_first_sight(text: str, spans: list[str | Span], item_id: Any, stack: 
         pointer=pointer,
     )
     session.trace = trace
+    # ensure_recursion_headroom, inlined, with the session's MAX_DEPTH (one globals look-up less, compiled)
+    if _recursion_limit() < session.max_depth * _FRAMES_PER_LEVEL + 1_000:
+        ensure_recursion_headroom()
     try:
         result = session.expand_spans(spans)
     except (JsRangeError, ExpansionTooLong):
@@ -1048,3 +1064,8 @@ def expand_session(text: str, doc: tuple[Node, ...], item_id: Any, stack: dict[s
     if session.unresolved:  # most blocks have no unresolved macro: no call
         session.report_unresolved()
     return result, session.trace
+
+
+#: whether this module runs compiled (mypyc): :meth:`Session._unresolved_span` then reads an expression's two
+#: end characters (``ord(text[i])``, inline) to skip its trim; as Python those reads cost more than ``strip``
+NATIVE_TRIM: Final = is_compiled(check_units)

@@ -20,6 +20,7 @@ from forgec.compile.macros.builtins import BUILTIN_RENDERERS
 from forgec.compile.macros.grammar import _parse_fast, parse_macro_at, scan_top_level
 from forgec.compile.macros.nodes import Macro
 from forgec.compile.macros.replay import REPLAYS, Trace
+from forgec.js.values import JS_WHITESPACE
 from forgec.model.runtime import Runtime
 from forgec.model.variables import VariableStore
 from forgec.resources import compiled_modules
@@ -243,3 +244,63 @@ def test_the_scan_in_place_is_taken_exactly_in_the_compiled_build() -> None:
     than the ``split`` they replace)."""
     assert grammar.NATIVE_SCAN is ("compile/macros/grammar.py" in compiled_modules())
     assert grammar.NATIVE_SCAN is not isinstance(grammar._scan_in_place, FunctionType)
+
+
+def test_an_unknown_macro_with_macros_inside_keeps_its_trim() -> None:
+    """A top-level unknown macro with macros inside (the benchmark's ``{{if::{{getvar::k}}::…}}``) is found
+    by its trimmed inside; compiled, the trim is skipped when both ends are printable ASCII (``NATIVE_TRIM``):
+    every JS white space character at either end, non-ASCII letters, control and edge characters, and the
+    first ``::`` before or after the first inner ``{{``, each against the whole parse."""
+    rng = random.Random(30)
+    ends = [*JS_WHITESPACE, "\x1f", "\x7f", "\x85", "ß", "\u03a3", "~", "!", "a", "}", ":", "{"]
+    texts = []
+    for left in ends:
+        for right in ends:
+            texts.append(f"x {{{{{left}if::{{{{getvar::a}}}}::b{right}}}}} y {{{{{left}q{{{{a}}}}{right}}}}}")
+    texts += ["{{if::{{a}}}}{{ if::{{a}}}}{{if::{{a}} }}{{{{a}}::if}}{{i:{{a}}:f}}", "{{ {{a}}}}{{{{a}} }}"]
+    for text in texts:
+        assert _same(text, rng), text
+
+
+def test_no_js_white_space_is_printable_ascii() -> None:
+    """What ``Session._unresolved_span``'s skipped trim rests on: a text whose two ends are printable ASCII
+    (``32 < ord < 127``) has nothing for ``strip(JS_WHITESPACE)`` to remove."""
+    assert all(not 32 < ord(char) < 127 for char in JS_WHITESPACE)
+    assert engine.NATIVE_TRIM is ("compile/macros/engine.py" in compiled_modules())
+    assert engine.NATIVE_TRIM is not isinstance(engine.check_units, FunctionType)
+
+
+def test_the_unresolved_policy_without_defaults() -> None:
+    """``unresolved_policy``'s early answer for a stack with no ``defaults`` object is the general one's."""
+    for stack in ({}, {"defaults": None}, {"defaults": []}, {"defaults": "keep"}, [], None, "x"):
+        assert engine.unresolved_policy(stack) == "warn"
+    for value, policy in (("keep", "keep"), ("error", "error"), ("warn", "warn"), (None, "warn"), (1, "warn"),
+                          ("Keep", "warn"), (["keep"], "warn")):
+        assert engine.unresolved_policy({"defaults": {"unresolvedMacroPolicy": value}}) == policy
+    assert engine.unresolved_policy({"defaults": {}}) == "warn"
+
+
+def test_a_last_arguments_trim_at_every_kind_of_end() -> None:
+    """A flat ``setvar``'s or filter's last argument loses its trailing white space; compiled, the trim is
+    skipped when the macro's last character is printable ASCII (``NATIVE_TRIM``): every JS white space
+    character, control, non-ASCII and edge characters at the end, an empty last argument, each against the
+    whole parse (the value written is read back)."""
+    rng = random.Random(31)
+    ends = [*JS_WHITESPACE, "\x1f", "\x7f", "\x85", "ß", "\u03a3", "~", "}", ":", "{", "a", ""]
+    for end in ends:
+        text = (f"{{{{setvar::v::x{end}}}}}{{{{getvar::v}}}}|{{{{setvar::w::a::b{end}}}}}{{{{getvar::w}}}}|"
+                f"{{{{upper::a{end}}}}}|{{{{lower::B {end}}}}}|{{{{setvar::u::{end}}}}}{{{{getvar::u}}}}|{{{{trim::{end}}}}}")
+        assert _same(text, rng), text
+
+
+def test_the_pair_find_is_strs_find() -> None:
+    """``grammar._find_pair`` (the compiled scan's ``{{``/``}}`` search) equals ``str.find`` of the pair, for
+    every start and stop over runs of braces, lone braces and the ends of the text."""
+    rng = random.Random(32)
+    texts = ["", "{", "{{", "{{{", "}}}}", "a{b{{c", "}{}}{", "{ {{ {", "x}}"]
+    texts += ["".join(rng.choice(["{", "}", "a", "{{", "}}", ":"]) for _ in range(rng.randint(0, 12))) for _ in range(400)]
+    for text in texts:
+        for char, code in (("{", 123), ("}", 125)):
+            for start in range(len(text) + 1):
+                for stop in range(start, len(text) + 1):
+                    assert grammar._find_pair(text, char, code, start, stop) == text.find(char * 2, start, stop), text
