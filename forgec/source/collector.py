@@ -23,14 +23,15 @@ every element it visits (about 2 ms at 50,000 messages).  That is the collector'
 lists, paid once instead of on every 700 allocations -- unless the lists are already older than
 that collection: a young collection visits only the youngest generation's containers (what an older
 list holds stays alive through the references it counts from outside).  So a large compile fills
-lists that :func:`make_spares` made inside the previous large compile's pause, which the collection
-after that pause moved out of the youngest generation while they waited (:func:`spare_list`).
+lists that :func:`make_spares` made inside an earlier large compile's pause, which the collections
+after it moved out of the younger generations while they waited (:func:`spare_list`).
 """
 
 from __future__ import annotations
 
 import gc
 import threading
+from collections import deque
 from types import TracebackType
 from typing import Any
 
@@ -96,32 +97,41 @@ def gc_paused(size: int, threshold: int) -> _Pause | _NoPause:
 
 # --- lists made ahead of a large compile ---------------------------------------------------------
 
-#: empty lists waiting for the next large compile (:func:`make_spares`)
-_spares: list[list[Any]] = []
-#: how many :func:`make_spares` keeps: a compile's message list and its source list
+#: empty lists waiting for a later large compile (:func:`make_spares`), oldest first
+_spares: deque[list[Any]] = deque()
+#: how many lists a large compile takes: its message list and its source list
 SPARE_LISTS = 2
+#: how many large compiles a spare waits before it is handed out: with CPython's default thresholds
+#: (700, 10, 10) a generation-1 collection runs at least every 10 young ones, and every large compile
+#: runs at least one (the first allocation after its pause), so a spare this old has been through a
+#: generation-1 collection and sits in the oldest generation
+SPARE_DEPTH = 12
 
 
 def spare_list() -> list[Any]:
-    """A new, empty list for a large compile's result: one :func:`make_spares` made earlier when there
-    is one (no other holder: each is handed out once), else a list made now.
+    """A new, empty list for a large compile's result: the oldest one :func:`make_spares` made earlier
+    when there is one (no other holder: each is handed out once), else a list made now.
 
-    Why: the young collection right after a compile's pause visits every element of every young list
-    still alive -- at 50,000 messages the message list and the source list, ~1.1 ms, an eighth of the
-    compile.  A list made inside an earlier pause has been through that pause's collection and left
-    the youngest generation, so the next young collection does not visit it at all (it is visited,
-    like any list the caller keeps, by the rarer older collections).  Only an ordering of
-    allocations: no ``gc`` call, nothing a caller can see; with the collector off, or before any
-    collection, a spare is simply a list.
+    Why: a collection visits every element of every list of the generations it collects that is
+    still alive.  A list made during the compile is young, so the young collection right after the
+    compile's pause would visit its 50,000 elements (~1.1 ms, an eighth of the compile); a list made
+    inside an earlier pause has left the youngest generation at that pause's collection, so young
+    collections skip it.  And a spare kept :data:`SPARE_DEPTH` large compiles has been through a
+    generation-1 collection as well, so the generation-1 collection that follows every ~10th compile's
+    pause does not walk it either (it did walk the two lists of the report still held, 100,000 scattered
+    object headers: 3-4.5 ms, a third of a call, on every ~11th `history-50k` call; stop 30).  Only an
+    ordering of allocations: no ``gc`` call, nothing a caller can see; with the collector off, or
+    before any collection, a spare is simply a list.
     """
     try:
-        return _spares.pop()  # atomic: two threads never get the same list
+        return _spares.popleft()  # atomic: two threads never get the same list
     except IndexError:
         return []
 
 
 def make_spares() -> None:
-    """Keep :data:`SPARE_LISTS` empty lists for the next large compile.  Called inside a large
+    """Keep :data:`SPARE_LISTS` × :data:`SPARE_DEPTH` empty lists for the next large compiles (each
+    compile takes the oldest two, so each waits :data:`SPARE_DEPTH` compiles).  Called inside a large
     compile's pause, so the collection that follows the pause ages them while they wait."""
-    while len(_spares) < SPARE_LISTS:  # two threads at once may add one or two more: harmless
+    while len(_spares) < SPARE_LISTS * SPARE_DEPTH:  # two threads at once may add a few more: harmless
         _spares.append([])

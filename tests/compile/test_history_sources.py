@@ -323,3 +323,41 @@ def test_a_history_past_the_kept_ints_takes_the_map_passes_in_any_build() -> Non
         sources = _history_sources(head, messages)
     assert [s["historyIndex"] for s in sources[-3:]] == [_NUMBERS_KEPT, _NUMBERS_KEPT + 1, _NUMBERS_KEPT + 2]
     assert sources[-1]["role"] == "assistant"
+
+
+class _OwnGet(dict):  # type: ignore[type-arg]
+    """A message whose own ``get`` answers something else: the records read the stored item."""
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        return "narrator"
+
+
+@pytest.mark.parametrize("native", [False, True])
+def test_the_stored_roles_are_read_as_dict_get_reads_them(native: bool) -> None:
+    """Both ways read ``dict.get(message, "role")``: the native loop takes exact dicts only and hands a
+    history with a dict subclass to the ``map`` pass (which reads the stored item, not the subclass's
+    ``get``); a message that is no dict raises ``TypeError`` either way."""
+    plain: list[Any] = [{"role": "user"}, {}, {"role": None}, {"role": 3}, {"role": ["x"]}]
+    mixed: list[Any] = [*plain, _OwnGet(role="assistant"), _OwnGet()]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(assemble, "NATIVE_RECORD_LOOP", native)
+        assert assemble._stored_roles(plain) == ["user", None, None, 3, ["x"]]
+        assert assemble._stored_roles(mixed) == ["user", None, None, 3, ["x"], "assistant", None]
+        with pytest.raises(TypeError):
+            assemble._stored_roles([*plain, "text"])
+    assert assemble._stored_roles_natively(plain) == ["user", None, None, 3, ["x"]]
+    assert assemble._stored_roles_natively(mixed) is None
+    assert assemble._stored_roles_natively([{"role": "user"}, None]) is None
+
+
+def test_a_subclassed_message_in_a_long_history_keeps_its_stored_role() -> None:
+    """Through the whole record building, both ways: a subclass's own ``get`` is not what the
+    record's role comes from (``role_of`` reads the stored item)."""
+    messages: list[Any] = [{"role": "user"}] * (_FEW_MESSAGES + 3) + [_OwnGet(role="assistant")]
+    head: dict[str, Any] = {"kind": "chat-history", "itemId": "h", "slot": "chat-history"}
+    for native in (False, True):
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(assemble, "NATIVE_RECORD_LOOP", native)
+            sources = _history_sources(head, messages)
+        assert [s["role"] for s in sources] == [role_of(m) for m in messages]
+        assert sources[-1]["role"] == "assistant"

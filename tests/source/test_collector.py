@@ -11,6 +11,7 @@ import pytest
 
 from forgec.source.collector import (
     LARGE_INPUT_CHARS,
+    SPARE_DEPTH,
     SPARE_LISTS,
     _spares,
     gc_paused,
@@ -73,7 +74,7 @@ def test_overlapping_pauses_on_threads_restore_once_the_last_one_leaves() -> Non
 def test_spare_lists_are_empty_and_handed_out_once() -> None:
     """Each spare goes to one caller; with none left a new empty list is made (the plain way)."""
     make_spares()
-    taken = [spare_list() for _ in range(SPARE_LISTS + 3)]  # the spares, then new lists
+    taken = [spare_list() for _ in range(SPARE_LISTS * SPARE_DEPTH + 3)]  # the spares, then new lists
     assert taken == [[]] * len(taken)
     assert len({id(lst) for lst in taken}) == len(taken)
     make_spares()
