@@ -653,6 +653,7 @@ _TOOL_TEMPLATE: dict[str, Any] = {
     "active": True,
     "parameters": _ABSENT,
 }
+_TOOL_MEMBERS = len(_TOOL_TEMPLATE)
 
 
 def _checked_tools(tools: Any) -> list[dict[str, Any]] | None:
@@ -663,9 +664,13 @@ def _checked_tools(tools: Any) -> list[dict[str, Any]] | None:
         return None
     out: list[dict[str, Any]] = []
     for tool in tools:
-        if type(tool) is not dict or not _TOOL_FIELD_SET.issuperset(tool):
+        if type(tool) is not dict:
             return None
-        merged = {**_TOOL_TEMPLATE, **tool}  # the tool's own keys are all in the template: its order
+        merged = {**_TOOL_TEMPLATE, **tool}
+        # a key the template lacks makes one member more, so the length is the key-set test (a set
+        # lookup per key spared, ~1k instructions a tool); with only its keys, the template's order
+        if len(merged) != _TOOL_MEMBERS:
+            return None
         name, description, snippet, guidelines, active, parameters = merged.values()
         if (
             type(name) is not str

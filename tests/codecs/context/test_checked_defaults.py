@@ -194,3 +194,25 @@ def test_the_loops_over_guidelines_and_messages_refuse_at_any_position() -> None
     assert copied is not None and copied[0]["tools"][1]["guidelines"] == good_lines
     empty = _checked_with_defaults({"variables": {}, "messages": []})
     assert empty is not None and empty[0]["variables"] == {} and empty[0]["messages"] == []
+
+
+def test_a_tool_with_a_key_the_format_lacks_goes_the_full_way() -> None:
+    """The tool check takes the merged tool's length as its key-set test: one key more than the
+    documented six -- a stray name, a non-string key, next to all six members or to a few, in any
+    tool of the list -- leaves the context to the full checker, which refuses it."""
+    full = {"name": "t", "description": "d", "snippet": None, "guidelines": [], "active": True, "parameters": {}}
+    for stray in ("bogus", "Name", 1, None):
+        for base in ({"name": "t"}, dict(full)):
+            odd = dict(base)
+            odd[stray] = "x"  # type: ignore[index]
+            for position in range(3):
+                tools: list[Any] = [{"name": "a"}, dict(full), {"name": "c", "guidelines": ["g"]}]
+                tools[position] = odd
+                data = {"tools": tools}
+                assert _checked_with_defaults(copy.deepcopy(data)) is None
+                if isinstance(stray, str):
+                    assert _full(data)[0] == "refused"
+    accepted = {"tools": [dict(full), {"name": "a"}, {"parameters": {}, "name": "b"}]}
+    assert _fast(accepted) == _full(accepted)
+    checked = _checked_with_defaults(copy.deepcopy(accepted))
+    assert checked is not None and [list(tool) for tool in checked[0]["tools"]] == [list(full)] * 3
