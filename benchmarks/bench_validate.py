@@ -254,7 +254,8 @@ def time_interleaved(cases: list[tuple[str, list[str], dict[str, str], Path]], r
 
 def project_results(tmp: Path, count: int, runs: int, base: Path | None) -> list[tuple[str, str, dict[str, float]]]:
     """The project case: ``forgec validate . contexts`` cold (``--no-cache``), warm and after one
-    edit, this tree (and ``base``'s, which has no cache), against check-jsonschema."""
+    edit, this tree (and ``base``'s after the same edits, from a cache folder of its own), against
+    check-jsonschema."""
     root = tmp / "project"
     files = write_project(root, count)
     here = ROOT if base is None else None
@@ -271,7 +272,11 @@ def project_results(tmp: Path, count: int, runs: int, base: Path | None) -> list
              ("forgec warm, one file edited", argv, _python_env(here), root)]
     if base is not None:
         cases = [(f"{label} (this tree)", a, _python_env(ROOT), cwd) for label, a, _, cwd in cases]
-        cases.append(("forgec (base tree, no cache)", argv, _python_env(base), root))
+        # a cache folder of its own: the cache keys a source checkout by its files' state, so two trees
+        # of one version sharing the project's .forgec_cache would evict each other's results every run;
+        # each round's edit (before this tree's one-edit case) is new to it, so it compares with that case
+        cases.append(("forgec warm, one file edited (base tree)", argv,
+                      {**_python_env(base), "FORGEC_CACHE_DIR": str(tmp / "base-cache")}, root))  # fmt: skip
     checker = _tool("check-jsonschema")
     schemas = {"stack": "prompt-stack", "profile": "agent-profile", "config": "forge-config", "context": "context"}
     parts = [(f"check-jsonschema {kind}", [checker, "--schemafile", str(ROOT / "schemas" / f"{schemas[kind]}.schema.json"),
