@@ -1,0 +1,115 @@
+"""The template writer of ``canonical_json`` (``_plain_text``) against the C encoder it shortcuts.
+
+Objects of plain strings in an object's list member (a stack's items) are written by a ``%`` template
+per key shape when no string needs an escape; every other element, and every object with a string
+the encoder would escape, is written by the C encoder.  Both must give the same text for every value
+``_check_plain`` vouches for, whichever path each element takes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from forgec import fingerprint
+from forgec.fingerprint import _C_ENCODE, _ESCAPED_CHARS, _needs_no_escape, _plain_text, canonical_json
+
+pytestmark = pytest.mark.skipif(_C_ENCODE is None, reason="needs CPython's C json encoder")
+
+
+def _encoded(value: Any) -> str:
+    return "".join(_C_ENCODE(value, 0))
+
+
+def _checked(value: Any) -> str:
+    return fingerprint.write_canonical(
+        value, "$", fingerprint.canonical_scalar, fingerprint._canon_members, fingerprint._canon_elements
+    )
+
+
+def _same(value: Any, *, plain: bool = True) -> None:
+    try:
+        fingerprint._check_plain(value, 0)  # the writer only sees values the check vouched for
+    except fingerprint._Unusual:
+        assert not plain
+    else:
+        assert _plain_text(value, _C_ENCODE) == _encoded(value)
+    assert canonical_json(value) == _checked(value)
+
+
+def _block(i: int, content: str) -> dict[str, Any]:
+    return {"kind": "block", "id": f"item-{i}", "name": f"Item {i}", "role": "user", "content": content}
+
+
+def test_the_escaped_characters_are_the_encoders() -> None:
+    escaped = {chr(c) for c in range(0x110000) if not 0xD800 <= c < 0xE000 and _encoded(chr(c)) != f'"{chr(c)}"'}
+    assert escaped == set(_ESCAPED_CHARS)
+    assert all(not _needs_no_escape(f"text {char} text") for char in _ESCAPED_CHARS)
+    assert _needs_no_escape("plain text, é, 漢字, \U0001f600, % and {braces}")
+
+
+@pytest.mark.parametrize("char", _ESCAPED_CHARS)
+def test_one_string_to_escape_sends_its_own_item_to_the_encoder(char: str) -> None:
+    items = [_block(i, f"content {i}") for i in range(50)]
+    items[17]["content"] = f"a {char} in the middle"
+    items[30]["name"] = f"{char}"
+    _same({"schemaVersion": 1, "id": "s", "items": items})
+
+
+def test_a_stack_of_plain_blocks() -> None:
+    items: list[Any] = [_block(i, f"Rule {i}: {{{{getvar::k{i}}}}} 100% é 漢 \U0001f600") for i in range(300)]
+    items.append({"kind": "slot", "id": "chat-history", "slot": "chat-history"})
+    _same({"schemaVersion": 1, "type": "pi-forge.prompt-stack", "id": "s", "variables": {"a": "b"}, "items": items})
+
+
+def test_members_that_are_not_strings_take_the_encoder() -> None:
+    items: list[Any] = [
+        {"kind": "block", "id": "a", "enabled": True, "content": "x"},
+        {"kind": "slot", "id": "b", "slot": "s", "options": {"x": [1, 2.5, None, False]}},
+        {"kind": "block", "id": "c", "tags": ["t", "u"], "content": "y"},
+        {"kind": "block", "id": "d", "content": None},
+        {"only": "one member"},
+        {},
+        ["a", "list"],
+        "a string",
+        3,
+        None,
+        {"id": "e", "n": 7},
+    ]
+    _same({"items": items, "other": [{"a": "b", "c": "d"}], "z": {"y": [{"k": "v", "l": "w"}]}})
+
+
+def test_keys_with_percent_and_escapes() -> None:
+    items = [{"%s": "v", "a%%b": "w", 'q"k': "x", "t\tk": "y", "é": "z", "": "empty key"} for _ in range(3)]
+    _same({"items": items})
+
+
+def test_key_order_is_the_sorted_one_whatever_the_insertion_order() -> None:
+    items = [{"role": "user", "id": "1", "kind": "block"}, {"kind": "block", "id": "2", "role": "user"}]
+    _same({"items": items, "a": [], "B": [{"z": "1", "a": "2"}]})
+
+
+def test_more_shapes_than_the_cache_keeps() -> None:
+    items = [{f"k{i}": "a", f"j{i}": "b", "x": str(i)} for i in range(fingerprint._SHAPES_LIMIT * 2 + 5)]
+    _same({"items": items})
+    assert len(fingerprint._SHAPES) <= fingerprint._SHAPES_LIMIT
+
+
+def test_values_that_are_not_objects_at_the_top() -> None:
+    for value in ([{"a": "b", "c": "d"}], [], "text", {"items": []}, {}):
+        assert _plain_text(value, _C_ENCODE) == _encoded(value)
+
+
+_TEXT = st.text(alphabet=st.sampled_from([*"ab %{}é漢\U0001f600", *_ESCAPED_CHARS[::5], '"', "\\", "\x7f", "\u2028"]))
+_MEMBER = st.one_of(_TEXT, _TEXT, _TEXT, st.booleans(), st.none(), st.integers(-1000, 1000), st.lists(_TEXT, max_size=2))
+_OBJECT = st.dictionaries(st.sampled_from(["kind", "id", "name", "role", "content", "%", "é"]), _MEMBER, max_size=6)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(_OBJECT, _OBJECT, _OBJECT, _TEXT), max_size=12), st.dictionaries(_TEXT, _TEXT, max_size=3))
+def test_random_lists_equal_the_encoder(items: list[Any], top: dict[str, Any]) -> None:
+    value = {**top, "items": items}
+    _same(value, plain=False)
