@@ -241,78 +241,134 @@ def _check_member(item: Any, depth: int) -> None:
         raise _Unusual
 
 
-#: ``keys of an object, in its order`` -> (its canonical text with ``%s`` for each value, in sorted key
-#: order; the getter of those values); see :func:`_object_shape`
-_SHAPES: dict[tuple[Any, ...], tuple[str, Any]] = {}
+#: every character the C encoder escapes in a string (``ensure_ascii=False``): C0 controls, ``"``, ``\\``
+_ESCAPED_CHARS: Final = (*map(chr, range(0x20)), '"', "\\")
+#: each control character -> the encoder's escape of it (taken from the encoder itself)
+_CONTROL_ESCAPES: Final = {chr(c): json.encoder.encode_basestring(chr(c))[1:-1] for c in range(0x20)}
+#: the encoder's own string writer (``_C_ENCODE`` calls the same C function for each string)
+_QUOTE: Final = json.encoder.encode_basestring
+#: the JSON literal of each member value a template writes in place (``True == 1``: the type is checked too)
+_LITERALS: Final[dict[Any, str]] = {True: "true", False: "false", None: "null"}
+
+#: how objects of one key order are written by template (:func:`_object_shape`)
+_Shape = tuple[Any, Any, dict[Any, tuple[str, str]], tuple[Any, ...], tuple[Any, ...]]
+#: ``keys of an object, in its order`` -> its shape (:func:`_object_shape`), or None when objects with those
+#: keys are not written by template
+_SHAPES: dict[tuple[Any, ...], _Shape | None] = {}
 #: shapes kept before :data:`_SHAPES` is emptied (a stack's items have a handful)
 _SHAPES_LIMIT: Final = 256
+#: what :data:`_SHAPES` gives for keys it has not seen
+_NO_SHAPE: Final[Any] = object()
 
 
-def _object_shape(keys: tuple[Any, ...]) -> tuple[str, Any]:
-    """The ``%`` template and the value getter of objects whose keys are ``keys`` (in that order),
-    for objects whose every value is a string that needs no escape (:func:`_plain_list_text`).
+def _is_literal(value: Any) -> bool:
+    return value is None or type(value) is bool
 
-    The keys are sorted and quoted as the C encoder sorts and quotes them (code points: the caller's
+
+def _object_shape(keys: tuple[Any, ...], item: dict[Any, Any]) -> _Shape | None:
+    """How objects whose keys are ``keys`` (in that order) are written by template, learnt from the
+    first such object ``item``: its members that are ``true``/``false``/``null`` there are the
+    shape's *fixed* members, written in the template (one template per combination of their values),
+    the others are ``"%s"`` slots for strings.  ``(getter of the strings, getter of the fixed values
+    or None, templates by fixed values, the keys sorted, the fixed keys)``; None when fewer than two
+    members would be strings (a getter of one key gives no tuple).
+
+    Keys are sorted and quoted as the C encoder sorts and quotes them (code points: the caller's
     :func:`_check_plain` has refused keys whose UTF-16 order differs), ``%`` doubled."""
-    ordered = sorted(keys)
-    template = "{" + ",".join(json.encoder.encode_basestring(key).replace("%", "%%") + ':"%s"' for key in ordered) + "}"
+    ordered = tuple(sorted(keys))
+    fixed = tuple(key for key in ordered if _is_literal(item[key]))
+    strings = [key for key in ordered if key not in fixed]
     if len(_SHAPES) >= _SHAPES_LIMIT:
         _SHAPES.clear()
-    shape = (template, itemgetter(*ordered))
+    if len(strings) < 2:
+        _SHAPES[keys] = None
+        return None
+    fixed_getter = None if not fixed else itemgetter(*fixed)
+    templates: dict[Any, tuple[str, str]] = {}
+    shape = (itemgetter(*strings), fixed_getter, templates, ordered, fixed)
     _SHAPES[keys] = shape
     return shape
 
 
-#: every character the C encoder escapes in a string (``ensure_ascii=False``): C0 controls, ``"``, ``\\``
-_ESCAPED_CHARS: Final = (*map(chr, range(0x20)), '"', "\\")
+def _template(ordered: tuple[Any, ...], fixed: tuple[Any, ...], values: Any) -> tuple[str, str]:
+    """The ``%`` templates of a shape's objects whose fixed members hold ``values`` (one value, or a
+    tuple of them for two or more fixed keys): one for its strings as they are (``"%s"``), one for
+    its strings quoted by the encoder's own string writer (``%s``)."""
+    literals = dict(zip(fixed, (values,) if len(fixed) == 1 else values, strict=True))
+    keys = [json.encoder.encode_basestring(key).replace("%", "%%") + ":" for key in ordered]
+    plain = [key + (_LITERALS[literals[name]] if name in literals else '"%s"') for key, name in zip(keys, ordered, strict=True)]
+    quoted = [key + (_LITERALS[literals[name]] if name in literals else "%s") for key, name in zip(keys, ordered, strict=True)]
+    return "{" + ",".join(plain) + "}", "{" + ",".join(quoted) + "}"
 
 
-def _needs_no_escape(text: str) -> bool:
-    """Whether the C encoder writes ``text`` as it is between quotes: one ``in`` (a ``memchr``) per
-    character it escapes, which reads a long text ~20 times faster than the encoder's own two passes
-    or ``str.isprintable``."""
-    return not any(map(text.__contains__, _ESCAPED_CHARS))
-
-
-def _string_members(item: dict[Any, Any]) -> tuple[str, tuple[str, ...], str] | None:
-    """For an object of two or more members that are all strings: its shape's ``%`` template, its
-    values in sorted key order and those values joined (the join is the test that each is a
-    string); None for any other object."""
+def _string_members(item: dict[Any, Any]) -> tuple[tuple[str, str], tuple[str, ...], str] | None:
+    """For an object written by template: its ``%`` templates (:func:`_template`), its string values in sorted key order
+    and those values joined (the join is also the test that each is a string); None for any other
+    object (it takes the encoder)."""
     keys = tuple(item)
-    if len(keys) < 2:
-        return None
-    shape = _SHAPES.get(keys)
+    shape = _SHAPES.get(keys, _NO_SHAPE)
+    if shape is _NO_SHAPE:
+        if len(keys) < 2:
+            return None
+        shape = _object_shape(keys, item)
     if shape is None:
-        shape = _object_shape(keys)
-    values = shape[1](item)
+        return None
+    getter, fixed_getter, templates, ordered, fixed = shape
     try:
+        if fixed_getter is None:
+            template = templates.get(None)
+            if template is None:
+                template = templates[None] = _template(ordered, fixed, ())
+        else:
+            fixed_values = fixed_getter(item)
+            if len(fixed) == 1:
+                if not _is_literal(fixed_values):
+                    return None
+            elif not all(map(_is_literal, fixed_values)):
+                return None
+            template = templates.get(fixed_values)
+            if template is None:
+                template = templates[fixed_values] = _template(ordered, fixed, fixed_values)
+        values = getter(item)
         joined = "".join(values)
     except TypeError:  # a member that is not a string
         return None
-    return shape[0], values, joined
+    return template, values, joined
+
 
 
 def _plain_list_text(sequence: list[Any], encode: Any) -> str:
-    """The canonical text of a list :func:`_check_plain` vouched for: each object whose members are
-    strings none of which needs an escape by its shape's ``%`` template, every other element by the
-    C encoder ``encode``.
+    """The canonical text of a list :func:`_check_plain` vouched for: its objects whose members are
+    strings (and ``true``/``false``/``null``) by their shape's ``%`` template, every other element by
+    the C encoder ``encode``.
 
     A stack's items are such objects: 1,000 items are ~320,000 characters of strings, which the
-    encoder's escape pass reads twice (~10 M instructions, about half its cost).  Their strings are
-    tested together (:func:`_needs_no_escape` of all of them joined); only when that finds a
-    character to escape is each object tested on its own, so an escape costs its own object the
-    encoder and nothing more."""
-    made: list[tuple[str, tuple[str, ...], str] | None] = [
+    encoder's escape pass reads twice (~10 M instructions, about half its cost).  Here the strings of
+    all those objects are joined and each character the encoder escapes looked for once (a
+    ``memchr`` each); the control characters found are escaped afterwards in the whole text (no
+    other part of it holds one: the templates' keys are quoted and the encoder's parts escaped); only
+    when a ``"`` or ``\\`` is found is each object looked at on its own, and the strings of those
+    holding one are quoted by the encoder's own string writer (so a stack whose every item has a
+    quote costs about what the encoder costs, not more)."""
+    made: list[tuple[tuple[str, str], tuple[str, ...], str] | None] = [
         _string_members(element) if type(element) is dict else None for element in sequence
     ]
-    everything_plain = _needs_no_escape("".join([found[2] for found in made if found is not None]))
+    joined = "".join([found[2] for found in made if found is not None])
+    present = [char for char in _ESCAPED_CHARS if char in joined]
+    quoted = '"' in present or "\\" in present
     parts: list[str] = []
     for index, found in enumerate(made):
-        if found is not None and (everything_plain or _needs_no_escape(found[2])):
-            parts.append(found[0] % found[1])
-        else:
+        if found is None:
             parts.append("".join(encode(sequence[index], 0)))
-    return "[" + ",".join(parts) + "]"
+        elif quoted and ('"' in found[2] or "\\" in found[2]):  # its strings quoted as the encoder does
+            parts.append(found[0][1] % tuple(map(_QUOTE, found[1])))
+        else:
+            parts.append(found[0][0] % found[1])
+    text = "[" + ",".join(parts) + "]"
+    for char in present:
+        if char != '"' and char != "\\":
+            text = text.replace(char, _CONTROL_ESCAPES[char])
+    return text
 
 
 def _plain_text(value: Any, encode: Any) -> str:

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from forgec import fingerprint
-from forgec.fingerprint import _C_ENCODE, _ESCAPED_CHARS, _needs_no_escape, _plain_text, canonical_json
+from forgec.fingerprint import _C_ENCODE, _CONTROL_ESCAPES, _ESCAPED_CHARS, _plain_text, canonical_json
 
 pytestmark = pytest.mark.skipif(_C_ENCODE is None, reason="needs CPython's C json encoder")
 
@@ -47,8 +47,7 @@ def _block(i: int, content: str) -> dict[str, Any]:
 def test_the_escaped_characters_are_the_encoders() -> None:
     escaped = {chr(c) for c in range(0x110000) if not 0xD800 <= c < 0xE000 and _encoded(chr(c)) != f'"{chr(c)}"'}
     assert escaped == set(_ESCAPED_CHARS)
-    assert all(not _needs_no_escape(f"text {char} text") for char in _ESCAPED_CHARS)
-    assert _needs_no_escape("plain text, é, 漢字, \U0001f600, % and {braces}")
+    assert set(_CONTROL_ESCAPES) == escaped - {'"', "\\"}
 
 
 @pytest.mark.parametrize("char", _ESCAPED_CHARS)
@@ -80,6 +79,26 @@ def test_members_that_are_not_strings_take_the_encoder() -> None:
         {"id": "e", "n": 7},
     ]
     _same({"items": items, "other": [{"a": "b", "c": "d"}], "z": {"y": [{"k": "v", "l": "w"}]}})
+
+
+def test_true_false_and_null_members_are_written_in_the_template() -> None:
+    items: list[Any] = [{**_block(i, f"text {i}"), "enabled": i % 3 == 0} for i in range(30)]
+    items += [{"kind": "block", "id": "n", "enabled": None, "name": None, "content": "x"}]
+    items += [{"kind": "block", "id": "m", "enabled": None, "name": True, "content": "y"}]
+    items += [{"kind": "block", "id": "o", "enabled": 1, "content": "1 is not true"}]
+    items += [{"kind": "block", "id": "p", "enabled": 0.5, "content": "0.5 is not false"}]
+    items += [{"kind": "block", "id": "q", "enabled": "yes", "content": "a string where a literal was"}]
+    items += [{"kind": "block", "id": True, "enabled": False, "content": "a literal where a string was"}]
+    items += [{"a": True, "b": False, "c": "one string only"}, {"a": None, "b": None}]
+    _same({"items": items})
+
+
+def test_control_characters_with_and_without_quotes() -> None:
+    lines = [_block(i, f"line one\nline two\t{chr(i % 32)} {i}") for i in range(40)]
+    _same({"items": lines})
+    lines[7]["content"] += ' and "quoted"'
+    lines[9]["name"] = "back\\slash"
+    _same({"items": [*lines, ["a\nlist", {"x": "y\n"}], {"nested": {"a": "b\n"}, "z": "\x01"}]})
 
 
 def test_keys_with_percent_and_escapes() -> None:
