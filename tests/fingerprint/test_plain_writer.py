@@ -101,6 +101,13 @@ def test_control_characters_with_and_without_quotes() -> None:
     _same({"items": [*lines, ["a\nlist", {"x": "y\n"}], {"nested": {"a": "b\n"}, "z": "\x01"}]})
 
 
+@pytest.mark.parametrize("every", [1, 3, 4, 5, 16])
+def test_lists_with_many_quotes(every: int) -> None:
+    items = [_block(i, f'say "hi" {i}' if i % every == 0 else f"say hi {i}") for i in range(60)]
+    _same({"items": items})
+    _same({"items": [_block(i, "clean") for i in range(20)] + items})  # a clean head, then quotes
+
+
 def test_keys_with_percent_and_escapes() -> None:
     items = [{"%s": "v", "a%%b": "w", 'q"k': "x", "t\tk": "y", "é": "z", "": "empty key"} for _ in range(3)]
     _same({"items": items})
