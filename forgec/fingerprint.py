@@ -353,10 +353,11 @@ def _mostly_quoted(made: list[tuple[tuple[str, str], tuple[str, ...], str] | Non
     return quoted * 4 > len(made)
 
 
-def _plain_list_text(sequence: list[Any], encode: Any) -> str:
-    """The canonical text of a list :func:`_check_plain` vouched for: its objects whose members are
-    strings (and ``true``/``false``/``null``) by their shape's ``%`` template, every other element by
-    the C encoder ``encode``.
+def _plain_list_text(sequence: list[Any], encode: Any, pieces: list[str], controls: list[str]) -> None:
+    """Add to ``pieces`` the canonical text of a list :func:`_check_plain` vouched for, but for its
+    control characters (added to ``controls``; the caller escapes them in the whole text): its
+    objects whose members are strings (and ``true``/``false``/``null``) by their shape's ``%``
+    template, every other element by the C encoder ``encode``.
 
     A stack's items are such objects: 1,000 items are ~320,000 characters of strings, which the
     encoder's escape pass reads twice (~10 M instructions, about half its cost).  Here the strings of
@@ -370,24 +371,24 @@ def _plain_list_text(sequence: list[Any], encode: Any) -> str:
         _string_members(element) if type(element) is dict else None for element in sequence[:_SAMPLE]
     ]
     if _mostly_quoted(made):  # the template path would cost more than the encoder
-        return "".join(encode(sequence, 0))
+        pieces.append("".join(encode(sequence, 0)))
+        return
     made += [_string_members(element) if type(element) is dict else None for element in sequence[_SAMPLE:]]
     joined = "".join([found[2] for found in made if found is not None])
     present = [char for char in _ESCAPED_CHARS if char in joined]
     quoted = '"' in present or "\\" in present
-    parts: list[str] = []
     for index, found in enumerate(made):
+        pieces.append("," if index else "[")
         if found is None:
-            parts.append("".join(encode(sequence[index], 0)))
+            pieces.append("".join(encode(sequence[index], 0)))
         elif quoted and ('"' in found[2] or "\\" in found[2]):  # its strings quoted as the encoder does
-            parts.append(found[0][1] % tuple(map(_QUOTE, found[1])))
+            pieces.append(found[0][1] % tuple(map(_QUOTE, found[1])))
         else:
-            parts.append(found[0][0] % found[1])
-    text = "[" + ",".join(parts) + "]"
+            pieces.append(found[0][0] % found[1])
+    pieces.append("]" if made else "[]")
     for char in present:
-        if char != '"' and char != "\\":
-            text = text.replace(char, _CONTROL_ESCAPES[char])
-    return text
+        if char != '"' and char != "\\" and char not in controls:
+            controls.append(char)
 
 
 def _plain_text(value: Any, encode: Any) -> str:
@@ -397,12 +398,23 @@ def _plain_text(value: Any, encode: Any) -> str:
     if type(value) is not dict:
         return "".join(encode(value, 0))
     mapping: dict[Any, Any] = value
-    parts: list[str] = []
+    # one join at the end: the items' text is ~320,000 characters, and each concatenation copies it
+    pieces: list[str] = []
+    controls: list[str] = []
     for key in sorted(mapping):
+        pieces.append("," if pieces else "{")
+        pieces.append(_QUOTE(key))
+        pieces.append(":")
         member = mapping[key]
-        text = _plain_list_text(member, encode) if type(member) is list else "".join(encode(member, 0))
-        parts.append(json.encoder.encode_basestring(key) + ":" + text)
-    return "{" + ",".join(parts) + "}"
+        if type(member) is list:
+            _plain_list_text(member, encode, pieces, controls)
+        else:
+            pieces.append("".join(encode(member, 0)))
+    pieces.append("}" if pieces else "{}")
+    text = "".join(pieces)
+    for char in controls:  # only the templates' strings hold one as it is
+        text = text.replace(char, _CONTROL_ESCAPES[char])
+    return text
 
 
 def canonical_json(value: Any) -> str:
