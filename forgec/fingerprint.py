@@ -391,11 +391,18 @@ def _plain_list_text(sequence: list[Any], encode: Any, pieces: list[str], contro
             controls.append(char)
 
 
+def _has_long_list(mapping: dict[Any, Any]) -> bool:
+    """Whether an object has a list member of :data:`_SAMPLE` elements or more: below that, the
+    template path's fixed steps (a ``memchr`` per escaped character, the object split into members)
+    cost more than the escapes they save, and the encoder writes the whole value (a small stack)."""
+    return any(type(member) is list and len(member) >= _SAMPLE for member in mapping.values())
+
+
 def _plain_text(value: Any, encode: Any) -> str:
     """The canonical text of a value :func:`_check_plain` vouched for, as the C encoder ``encode``
     prints it: an object's list members (a stack's ``items``) through :func:`_plain_list_text`,
     everything else by ``encode`` itself (``tests/fingerprint/test_plain_writer.py`` holds the two equal)."""
-    if type(value) is not dict:
+    if type(value) is not dict or not _has_long_list(value):
         return "".join(encode(value, 0))
     mapping: dict[Any, Any] = value
     # one join at the end: the items' text is ~320,000 characters, and each concatenation copies it

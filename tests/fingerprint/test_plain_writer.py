@@ -51,7 +51,7 @@ def test_the_escaped_characters_are_the_encoders() -> None:
 
 
 @pytest.mark.parametrize("char", _ESCAPED_CHARS)
-def test_one_string_to_escape_sends_its_own_item_to_the_encoder(char: str) -> None:
+def test_one_string_to_escape_is_escaped_as_the_encoder_does(char: str) -> None:
     items = [_block(i, f"content {i}") for i in range(50)]
     items[17]["content"] = f"a {char} in the middle"
     items[30]["name"] = f"{char}"
@@ -78,7 +78,7 @@ def test_members_that_are_not_strings_take_the_encoder() -> None:
         None,
         {"id": "e", "n": 7},
     ]
-    _same({"items": items, "other": [{"a": "b", "c": "d"}], "z": {"y": [{"k": "v", "l": "w"}]}})
+    _same({"items": items * 2, "other": [{"a": "b", "c": "d"}], "z": {"y": [{"k": "v", "l": "w"}]}})
 
 
 def test_true_false_and_null_members_are_written_in_the_template() -> None:
@@ -98,7 +98,7 @@ def test_control_characters_with_and_without_quotes() -> None:
     _same({"items": lines})
     lines[7]["content"] += ' and "quoted"'
     lines[9]["name"] = "back\\slash"
-    _same({"items": [*lines, ["a\nlist", {"x": "y\n"}], {"nested": {"a": "b\n"}, "z": "\x01"}]})
+    _same({"items": [*lines, ["a\nlist", {"x": "y\n"}], {"nested": {"a": "b\n"}, "z": "\x01"}], "k\n": "v\t"})
 
 
 @pytest.mark.parametrize("every", [1, 3, 4, 5, 16])
@@ -109,13 +109,13 @@ def test_lists_with_many_quotes(every: int) -> None:
 
 
 def test_keys_with_percent_and_escapes() -> None:
-    items = [{"%s": "v", "a%%b": "w", 'q"k': "x", "t\tk": "y", "é": "z", "": "empty key"} for _ in range(3)]
+    items = [{"%s": "v", "a%%b": "w", 'q"k': "x", "t\tk": "y", "é": "z", "": "empty key"} for _ in range(20)]
     _same({"items": items})
 
 
 def test_key_order_is_the_sorted_one_whatever_the_insertion_order() -> None:
-    items = [{"role": "user", "id": "1", "kind": "block"}, {"kind": "block", "id": "2", "role": "user"}]
-    _same({"items": items, "a": [], "B": [{"z": "1", "a": "2"}]})
+    items = [{"role": "user", "id": "1", "kind": "block"}, {"kind": "block", "id": "2", "role": "user"}] * 8
+    _same({"items": items, "a": [], "B": [{"z": "1", "a": "2"}] * 16})
 
 
 def test_more_shapes_than_the_cache_keeps() -> None:
@@ -129,13 +129,22 @@ def test_values_that_are_not_objects_at_the_top() -> None:
         assert _plain_text(value, _C_ENCODE) == _encoded(value)
 
 
+def test_short_lists_take_the_encoder_long_ones_the_templates() -> None:
+    short = {"items": [_block(i, "x") for i in range(fingerprint._SAMPLE - 1)]}
+    long = {"items": [_block(i, "x") for i in range(fingerprint._SAMPLE)], "more": [], "other": "y"}
+    assert not fingerprint._has_long_list(short)
+    assert fingerprint._has_long_list(long)
+    _same(short)
+    _same(long)
+
+
 _TEXT = st.text(alphabet=st.sampled_from([*"ab %{}é漢\U0001f600", *_ESCAPED_CHARS[::5], '"', "\\", "\x7f", "\u2028"]))
 _MEMBER = st.one_of(_TEXT, _TEXT, _TEXT, st.booleans(), st.none(), st.integers(-1000, 1000), st.lists(_TEXT, max_size=2))
 _OBJECT = st.dictionaries(st.sampled_from(["kind", "id", "name", "role", "content", "%", "é"]), _MEMBER, max_size=6)
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.one_of(_OBJECT, _OBJECT, _OBJECT, _TEXT), max_size=12), st.dictionaries(_TEXT, _TEXT, max_size=3))
+@given(st.lists(st.one_of(_OBJECT, _OBJECT, _OBJECT, _TEXT), min_size=16, max_size=40), st.dictionaries(_TEXT, _TEXT, max_size=3))
 def test_random_lists_equal_the_encoder(items: list[Any], top: dict[str, Any]) -> None:
     value = {**top, "items": items}
     _same(value, plain=False)
