@@ -395,15 +395,18 @@ def _has_long_list(mapping: dict[Any, Any]) -> bool:
     """Whether an object has a list member of :data:`_SAMPLE` elements or more: below that, the
     template path's fixed steps (a ``memchr`` per escaped character, the object split into members)
     cost more than the escapes they save, and the encoder writes the whole value (a small stack)."""
-    return any(type(member) is list and len(member) >= _SAMPLE for member in mapping.values())
+    for member in mapping.values():  # a loop, not any(generator): a small stack's fingerprint asks too
+        if type(member) is list and len(member) >= _SAMPLE:
+            break
+    else:
+        return False
+    return True
 
 
-def _plain_text(value: Any, encode: Any) -> str:
-    """The canonical text of a value :func:`_check_plain` vouched for, as the C encoder ``encode``
-    prints it: an object's list members (a stack's ``items``) through :func:`_plain_list_text`,
-    everything else by ``encode`` itself (``tests/fingerprint/test_plain_writer.py`` holds the two equal)."""
-    if type(value) is not dict or not _has_long_list(value):
-        return "".join(encode(value, 0))
+def _plain_text(value: dict[Any, Any], encode: Any) -> str:
+    """The canonical text of an object :func:`_check_plain` vouched for with a long list
+    (:func:`_has_long_list`), as the C encoder ``encode`` prints it: its list members (a stack's
+    ``items``) through :func:`_plain_list_text`, everything else by ``encode`` itself (``tests/fingerprint/test_plain_writer.py`` holds the two equal)."""
     mapping: dict[Any, Any] = value
     # one join at the end: the items' text is ~320,000 characters, and each concatenation copies it
     pieces: list[str] = []
@@ -434,7 +437,12 @@ def canonical_json(value: Any) -> str:
     """
     try:
         _check_plain(value, 0)
-        text = _ENCODER.encode(value) if _C_ENCODE is None else _plain_text(value, _C_ENCODE)
+        if _C_ENCODE is None:
+            text = _ENCODER.encode(value)
+        elif type(value) is dict and _has_long_list(value):
+            text = _plain_text(value, _C_ENCODE)
+        else:
+            text = "".join(_C_ENCODE(value, 0))
     except _Unusual:
         text = None
     if text is None or (not text.isascii() and _LONE_SURROGATE.search(text)):
