@@ -151,3 +151,11 @@ _OBJECT = st.dictionaries(st.sampled_from(["kind", "id", "name", "role", "conten
 def test_random_lists_equal_the_encoder(items: list[Any], top: dict[str, Any]) -> None:
     value = {**top, "items": items}
     _same(value, plain=False)
+
+
+def test_a_lone_surrogate_in_an_item_still_takes_the_checked_writer() -> None:
+    items = [_block(i, "text") for i in range(20)]
+    items[5]["content"] = "half a pair: \ud800 here"
+    value = {"items": items}
+    assert canonical_json(value) == _checked(value)
+    assert "\\ud800" in canonical_json(value)
