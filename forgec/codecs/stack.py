@@ -1084,6 +1084,10 @@ def _normalize_stack(
 
 
 def _normalize_item(item: Any, index: int, diagnostics: list[Diagnostic]) -> dict[str, Any]:
+    """§10.4 for one item of any shape.  Kept apart from :func:`_clean_item` (the one-pass form for
+    items of exact types): that one gives up (None) at the first member it does not vouch for and
+    builds nothing, this one normalises whatever is there by ``isinstance`` (subclasses, numeric
+    ids, non-string tags dropped); one function would make every clean item pay for the other's rules."""
     if not isinstance(item, dict):
         n = index + 1
         fallback = f"item-{n}"
