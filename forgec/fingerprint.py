@@ -295,7 +295,7 @@ def _template(ordered: tuple[Any, ...], fixed: tuple[Any, ...], values: Any) -> 
     tuple of them for two or more fixed keys): one for its strings as they are (``"%s"``), one for
     its strings quoted by the encoder's own string writer (``%s``)."""
     literals = dict(zip(fixed, (values,) if len(fixed) == 1 else values, strict=True))
-    keys = [json.encoder.encode_basestring(key).replace("%", "%%") + ":" for key in ordered]
+    keys = [_QUOTE(key).replace("%", "%%") + ":" for key in ordered]
     plain = [key + (_LITERALS[literals[name]] if name in literals else '"%s"') for key, name in zip(keys, ordered, strict=True)]
     quoted = [key + (_LITERALS[literals[name]] if name in literals else "%s") for key, name in zip(keys, ordered, strict=True)]
     return "{" + ",".join(plain) + "}", "{" + ",".join(quoted) + "}"
@@ -334,7 +334,6 @@ def _string_members(item: dict[Any, Any]) -> tuple[tuple[str, str], tuple[str, .
     except TypeError:  # a member that is not a string
         return None
     return template, values, joined
-
 
 
 #: the elements a list's first look takes (:func:`_mostly_quoted`)
