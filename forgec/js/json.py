@@ -31,7 +31,7 @@ from typing import Any
 from forgec.errors import ForgecError
 
 __all__ = [
-    "FAST_MAX_DEPTH", "MAX_DEPTH", "NOT_PARSED", "TOO_MANY_OPENINGS", "JSONParseError", "loads", "loads_bytes",
+    "FAST_MAX_DEPTH", "MAX_DEPTH", "NOT_PARSED", "ORJSON_AFTER_BYTES", "TOO_MANY_OPENINGS", "JSONParseError", "loads", "loads_bytes",
     "loads_decoded", "loads_shallow", "scan_decoded", "scan_spans", "use_orjson", "v8_parse_error",
 ]  # fmt: skip
 
@@ -171,21 +171,32 @@ def _mapped(text: str) -> bytes:
 # (and nesting deeper than 254 levels), so one C pass over the value tells whether any is there.
 # tests/js/test_json_orjson.py compares the two paths on a table of edge cases and on generated texts.
 
+# When: importing orjson costs ~2 ms in a compile's process (it imports ``uuid``, ``platform`` and
+# ``datetime``), about what it saves on 1-3 MB of JSON, so a process imports it only once it has read
+# ORJSON_AFTER_BYTES through the usual path: a cold ``forgec validate`` of a few files never pays for
+# it, a host or a batch run switches after its first few hundred files, a large preset at once.
+# ``FORGEC_ORJSON=0`` never uses it, ``FORGEC_ORJSON=1`` from the first file (CI's compiled run, so
+# the whole suite and the output hashes go through it).
+
 #: the deepest nesting a value :func:`loads_bytes` returns can have (orjson's ``dumps`` stops at 255)
 FAST_MAX_DEPTH = 254
+#: bytes a process reads through the usual path before :func:`loads_bytes` imports orjson
+ORJSON_AFTER_BYTES = 0 if os.environ.get("FORGEC_ORJSON") == "1" else 1 << 20
 _BOM = b"\xef\xbb\xbf"
-#: ``(orjson.loads, orjson.dumps, orjson.OPT_STRICT_INTEGER)``, or None: absent, or turned off
+#: ``(orjson.loads, orjson.dumps, orjson.OPT_STRICT_INTEGER)``, or None: absent, turned off, or not yet
 _ORJSON: Any = None
-#: whether :func:`_find_orjson` has run (orjson is imported on the first file read, never at import)
+#: whether :func:`_find_orjson` has run (then :data:`_ORJSON` is final until :func:`use_orjson`)
 _ORJSON_LOOKED = False
+#: bytes offered to :func:`loads_bytes` before it looked for orjson
+_BYTES_BEFORE = 0
 
 
 def _find_orjson() -> Any:
-    """Import orjson once, unless ``FORGEC_NO_ORJSON`` is set (to anything but ``0``); its three names or None."""
+    """Import orjson once, unless ``FORGEC_ORJSON=0``; its three names, or None."""
     global _ORJSON, _ORJSON_LOOKED
     _ORJSON_LOOKED = True
     _ORJSON = None
-    if os.environ.get("FORGEC_NO_ORJSON", "0") not in ("", "0"):
+    if os.environ.get("FORGEC_ORJSON") == "0":
         return None
     try:
         import orjson
@@ -195,13 +206,13 @@ def _find_orjson() -> Any:
     return _ORJSON
 
 
-def use_orjson(enabled: bool) -> bool:
-    """Turn the orjson path on (if orjson is installed and ``FORGEC_NO_ORJSON`` allows it) or off, for
-    tests and benchmarks; whether it is now used."""
-    global _ORJSON, _ORJSON_LOOKED
+def use_orjson(enabled: bool | None) -> bool:
+    """Turn the orjson path on now (if orjson is installed and ``FORGEC_ORJSON`` is not ``0``), off, or
+    (``None``) back to waiting for :data:`ORJSON_AFTER_BYTES`, for tests and benchmarks; whether it is used now."""
+    global _ORJSON, _ORJSON_LOOKED, _BYTES_BEFORE
     if enabled:
         return _find_orjson() is not None
-    _ORJSON, _ORJSON_LOOKED = None, True
+    _ORJSON, _ORJSON_LOOKED, _BYTES_BEFORE = None, enabled is not None, 0
     return False
 
 
@@ -209,7 +220,14 @@ def loads_bytes(data: bytes) -> Any:
     """``JSON.parse`` of ``data`` decoded as strict UTF-8, read by orjson, or :data:`NOT_PARSED` where
     the caller must take its usual path (see above): the value, when there is one, is exactly the one
     :func:`loads` gives for ``data.decode("utf-8")``, and it nests at most :data:`FAST_MAX_DEPTH` deep."""
-    fast = _ORJSON if _ORJSON_LOOKED else _find_orjson()
+    global _BYTES_BEFORE
+    if _ORJSON_LOOKED:
+        fast = _ORJSON
+    else:
+        _BYTES_BEFORE += len(data)
+        if _BYTES_BEFORE < ORJSON_AFTER_BYTES:
+            return NOT_PARSED
+        fast = _find_orjson()
     if fast is None or data.startswith(_BOM):  # orjson refuses a BOM today; JSON.parse always does
         return NOT_PARSED
     try:

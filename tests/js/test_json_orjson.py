@@ -122,30 +122,45 @@ def test_depth_bound() -> None:
     assert loads_bytes(b'{"a":' * deeper + b"1" + b"}" * deeper) is NOT_PARSED
 
 
-def test_turned_off() -> None:
+def test_turned_off_and_back_to_waiting() -> None:
     assert loads_bytes(b"[1]") == [1]
     assert not use_orjson(False)
+    assert loads_bytes(b" " * fj.ORJSON_AFTER_BYTES + b"[1]") is NOT_PARSED
+    assert not use_orjson(None)
     assert loads_bytes(b"[1]") is NOT_PARSED
-    assert use_orjson(True)
+    assert loads_bytes(b" " * fj.ORJSON_AFTER_BYTES + b"[1]") == [1]
+    assert loads_bytes(b"[2]") == [2]
 
 
-def test_environment_variable_turns_it_off() -> None:
-    """``FORGEC_NO_ORJSON=1`` keeps orjson out of the process (not even imported); ``0`` leaves it on."""
+def test_environment_variable() -> None:
+    """``FORGEC_ORJSON=0`` keeps orjson out of the process (not even imported); ``1`` uses it from the
+    first read; unset or anything else waits for ORJSON_AFTER_BYTES."""
     probe = (
-        "import sys, forgec.js.json as j; v = j.loads_bytes(b'[1]'); "
-        "print(v is j.NOT_PARSED, 'orjson' in sys.modules)"
+        "import sys, forgec.js.json as j; small = j.loads_bytes(b'[1]'); big = j.loads_bytes(b' ' * (1 << 20) + b'[1]'); "
+        "print(small is j.NOT_PARSED, big is j.NOT_PARSED, 'orjson' in sys.modules)"
     )
-    for value, expected in (("1", "True False"), ("0", "False True"), ("", "False True")):
-        env = dict(os.environ, FORGEC_NO_ORJSON=value)
+    for value, expected in (("0", "True True False"), ("1", "False False True"), ("", "True False True"),
+                            (None, "True False True")):  # fmt: skip
+        env = {k: v for k, v in os.environ.items() if k != "FORGEC_ORJSON"}
+        if value is not None:
+            env["FORGEC_ORJSON"] = value
         out = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True, cwd="/")
         assert out.stdout.split() == expected.split(), value
 
 
-def test_not_imported_before_the_first_read() -> None:
-    probe = "import sys, forgec.js.json, forgec.codecs.context, forgec.codecs.stack; print('orjson' in sys.modules)"
-    env = {k: v for k, v in os.environ.items() if k != "FORGEC_NO_ORJSON"}
+def test_imported_only_after_a_megabyte() -> None:
+    """Importing forgec, then reading files up to ORJSON_AFTER_BYTES, leaves orjson unimported (a cold
+    ``validate`` never pays for it); the read that reaches the bound imports it and is orjson's."""
+    probe = (
+        "import sys, forgec.js.json as j, forgec.codecs.context, forgec.codecs.stack\n"
+        "print('orjson' in sys.modules)\n"
+        "print(j.loads_bytes(b' ' * (j.ORJSON_AFTER_BYTES - 4) + b'[1]') is j.NOT_PARSED, 'orjson' in sys.modules)\n"
+        "print(j.loads_bytes(b'[2]'), 'orjson' in sys.modules)\n"
+        "print(j.loads_bytes(b'[3]'))\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "FORGEC_ORJSON"}
     out = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True, cwd="/")
-    assert out.stdout.strip() == "False"
+    assert out.stdout.split("\n")[:4] == ["False", "True False", "[2] True", "[3]"]
 
 
 # --- generated documents --------------------------------------------------------------------------
