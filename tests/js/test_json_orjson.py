@@ -28,12 +28,14 @@ pytest.importorskip("orjson")
 
 
 @pytest.fixture(autouse=True)
-def _orjson_on() -> Iterator[None]:
-    """Every test here runs with the orjson path on, and leaves the module as it found it."""
-    saved = fj._ORJSON, fj._ORJSON_LOOKED
+def _orjson_on(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Every test here runs with the orjson path on (whatever ``FORGEC_ORJSON`` says), and leaves the
+    module as it found it."""
+    saved = fj._ORJSON, fj._ORJSON_LOOKED, fj._BYTES_BEFORE
+    monkeypatch.delenv("FORGEC_ORJSON", raising=False)
     assert use_orjson(True)
     yield
-    fj._ORJSON, fj._ORJSON_LOOKED = saved
+    fj._ORJSON, fj._ORJSON_LOOKED, fj._BYTES_BEFORE = saved
 
 
 def _same_or_refused(data: bytes) -> Any:
@@ -122,13 +124,14 @@ def test_depth_bound() -> None:
     assert loads_bytes(b'{"a":' * deeper + b"1" + b"}" * deeper) is NOT_PARSED
 
 
-def test_turned_off_and_back_to_waiting() -> None:
+def test_turned_off_and_back_to_waiting(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(fj, "ORJSON_AFTER_BYTES", 1 << 20)  # as without FORGEC_ORJSON=1
     assert loads_bytes(b"[1]") == [1]
     assert not use_orjson(False)
-    assert loads_bytes(b" " * fj.ORJSON_AFTER_BYTES + b"[1]") is NOT_PARSED
+    assert loads_bytes(b" " * (1 << 20) + b"[1]") is NOT_PARSED
     assert not use_orjson(None)
     assert loads_bytes(b"[1]") is NOT_PARSED
-    assert loads_bytes(b" " * fj.ORJSON_AFTER_BYTES + b"[1]") == [1]
+    assert loads_bytes(b" " * (1 << 20) + b"[1]") == [1]
     assert loads_bytes(b"[2]") == [2]
 
 
