@@ -187,7 +187,8 @@ _BOM = b"\xef\xbb\xbf"
 _ORJSON: Any = None
 #: whether :func:`_find_orjson` has run (then :data:`_ORJSON` is final until :func:`use_orjson`)
 _ORJSON_LOOKED = False
-#: bytes offered to :func:`loads_bytes` before it looked for orjson
+#: bytes offered to :func:`loads_bytes` before it looked for orjson (threads -- the language server's
+#: workers -- may lose a count, which only delays the switch, or both look, which imports it once)
 _BYTES_BEFORE = 0
 
 
