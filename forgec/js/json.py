@@ -244,7 +244,7 @@ def loads(text: str) -> Any:
     return _loads(text, _LONG_RUN in _mapped(text))
 
 
-def loads_decoded(text: str, data: bytes) -> Any:
+def loads_decoded(text: str, data: bytes, *, fast: bool = True) -> Any:
     """:func:`loads` of ``text``, which is ``data`` decoded as UTF-8 (bad bytes replaced, as Node reads
     a file), for a document of prose with few integer literals (a SillyTavern preset: about one a
     kilobyte).  The digit-run test costs a pass over ``data`` and a buffer of its size (about 1 ms on
@@ -256,10 +256,11 @@ def loads_decoded(text: str, data: bytes) -> Any:
     space in either, so the runs are the same) -- a text full of numbers costs at most about twice
     the test.  Both decoders give the same value (see :data:`_SCAN_PLAIN`).  orjson, when installed,
     reads ``data`` first (:func:`loads_bytes`: it refuses bytes that are not UTF-8, so ``text`` is
-    then their plain decoding)."""
-    value = loads_bytes(data)
-    if value is not NOT_PARSED:
-        return value
+    then their plain decoding), unless ``fast`` is false (a caller that has asked it already)."""
+    if fast:
+        value = loads_bytes(data)
+        if value is not NOT_PARSED:
+            return value
     value = scan_decoded(text, data)
     # Invalid, or deeper than the C module manages: the V8 scanner decides and explains.
     return _Scanner(text).parse() if value is NOT_PARSED else value

@@ -51,7 +51,7 @@ def loads_utf8(data: bytes) -> Any:
         value = scan_decoded(text, data)
         if value is not NOT_PARSED:
             return value
-    return loads_decoded(data.decode("utf-8", errors="replace"), data)
+    return loads_decoded(data.decode("utf-8", errors="replace"), data, fast=False)  # orjson declined above
 
 
 def narrow_text(data: bytes) -> str | None:

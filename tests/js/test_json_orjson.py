@@ -295,3 +295,24 @@ def test_stack_files_read_the_same_with_and_without_orjson(tmp_path: Path) -> No
     with_orjson = read_all()
     use_orjson(False)
     assert with_orjson == read_all()
+
+
+def test_each_reader_asks_orjson_once() -> None:
+    """A file orjson declines (a big integer, an invalid text) is not handed to it a second time by the
+    importer's fallback; the value or error is the usual path's."""
+    import orjson
+
+    from forgec.js.json_utf8 import loads_utf8
+
+    calls: list[bytes] = []
+
+    def counted(data: bytes) -> Any:
+        calls.append(data)
+        return orjson.loads(data)
+
+    fj._ORJSON, fj._ORJSON_LOOKED = (counted, orjson.dumps, orjson.OPT_STRICT_INTEGER), True
+    assert loads_utf8(b"[9007199254740993]") == [9007199254740992.0]
+    with pytest.raises(JSONParseError):
+        loads_utf8(b"[1,]")
+    assert loads_utf8(b'["\\ud800"]') == ["\ud800"]
+    assert len(calls) == 3
