@@ -27,7 +27,7 @@ from typing import Any, NoReturn, cast
 
 from forgec.diagnostics import Diagnostic
 from forgec.errors import InputError
-from forgec.js.json import TOO_MANY_OPENINGS, JSONParseError, loads_shallow
+from forgec.js.json import NOT_PARSED, TOO_MANY_OPENINGS, JSONParseError, loads_bytes, loads_shallow
 from forgec.js.values import json_stringify
 from forgec.model import THINKING_LEVELS
 from forgec.model.messages import latest_user_text
@@ -1020,6 +1020,23 @@ def load_context(source: str | os.PathLike[str] | dict[str, Any] | None) -> Cont
 DIRECT_READ = True
 
 
+def _parsed_direct(raw: bytes) -> Any:
+    """The value of a context file's bytes ``raw`` by the C scanner, or :data:`NOT_PARSED` when the full
+    reader must read it (not UTF-8, a BOM, too large, invalid JSON, possibly nested too deep)."""
+    try:
+        text = raw.decode("utf-8")
+    except ValueError:  # UnicodeDecodeError is a ValueError
+        return NOT_PARSED
+    if len(raw) > MAX_FILE_BYTES or len(text) >= LARGE_INPUT_CHARS or text.startswith("\ufeff"):
+        return NOT_PARSED
+    try:
+        data = loads_shallow(text, CONTEXT_MAX_DEPTH, raw)
+    except JSONParseError:
+        return NOT_PARSED
+    # too many openings: it might nest too deep, the full reader checks and explains
+    return NOT_PARSED if data is TOO_MANY_OPENINGS else data
+
+
 def _read_direct(source: str | os.PathLike[str]) -> Context | None:
     """The context in ``source`` read directly (see above), or None when the full reader must."""
     label = str(source)
@@ -1027,17 +1044,16 @@ def _read_direct(source: str | os.PathLike[str]) -> Context | None:
         return None
     try:
         raw = read_file_bytes(label, MAX_FILE_BYTES)
-        text = raw.decode("utf-8")
-    except (OSError, ValueError):  # UnicodeDecodeError is a ValueError
+    except (OSError, ValueError):
         return None
-    if len(raw) > MAX_FILE_BYTES or len(text) >= LARGE_INPUT_CHARS or text.startswith("\ufeff"):
-        return None
-    try:
-        data = loads_shallow(text, CONTEXT_MAX_DEPTH, raw)
-    except JSONParseError:
-        return None
-    if data is TOO_MANY_OPENINGS:  # it might nest too deep: the full reader checks and explains
-        return None
+    # orjson (the [speed] extra) reads the bytes, with no decoded text: what it returns is strict UTF-8
+    # without a BOM, under LARGE_INPUT_CHARS characters (they are at most its bytes) and never deeper
+    # than CONTEXT_MAX_DEPTH (FAST_MAX_DEPTH is below it), so none of the tests below would refuse it
+    data = loads_bytes(raw) if len(raw) < LARGE_INPUT_CHARS else NOT_PARSED
+    if data is NOT_PARSED:
+        data = _parsed_direct(raw)
+        if data is NOT_PARSED:
+            return None
     checked = _checked_with_defaults(data)
     if checked is None:  # the full reader refuses it with every problem, positioned
         return None

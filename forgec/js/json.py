@@ -23,6 +23,7 @@ and the key keeps its first position, as in JavaScript.
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
 from typing import Any
@@ -30,8 +31,8 @@ from typing import Any
 from forgec.errors import ForgecError
 
 __all__ = [
-    "MAX_DEPTH", "NOT_PARSED", "TOO_MANY_OPENINGS", "JSONParseError", "loads", "loads_decoded", "loads_shallow",
-    "scan_decoded", "scan_spans", "v8_parse_error",
+    "FAST_MAX_DEPTH", "MAX_DEPTH", "NOT_PARSED", "ORJSON_AFTER_BYTES", "TOO_MANY_OPENINGS", "JSONParseError", "loads", "loads_bytes",
+    "loads_decoded", "loads_shallow", "scan_decoded", "scan_spans", "use_orjson", "v8_parse_error",
 ]  # fmt: skip
 
 #: Deepest nesting forgec reads (compile-core §16.16 asks for at least 2,000).
@@ -158,12 +159,92 @@ def _mapped(text: str) -> bytes:
     return text.encode("utf-8", "surrogatepass").translate(_DIGIT_MAP)
 
 
+# --- the optional accelerator: orjson ------------------------------------------------------------
+#
+# With the ``[speed]`` extra installed, a file's bytes are first read by orjson (a Rust parser, ~2.5x
+# the C scanner's speed on a context file, and it needs no decoded text).  It is used only where its
+# value is provably the one the C scanner and the hooks above give; everything else -- no orjson, a
+# byte-order mark, invalid UTF-8, a lone surrogate escape, ``1e400``, an integer beyond +-(2**53 - 1),
+# nesting past FAST_MAX_DEPTH, any invalid text -- falls back to the path above, unchanged, which gives
+# V8's value or V8's error.  Integers: orjson gives an ``int`` up to 64 bits, where forgec's data model
+# holds JavaScript's double beyond 2**53; its ``dumps`` with OPT_STRICT_INTEGER refuses exactly those
+# (and nesting deeper than 254 levels), so one C pass over the value tells whether any is there.
+# tests/js/test_json_orjson.py compares the two paths on a table of edge cases and on generated texts.
+
+# When: importing orjson costs ~2 ms in a compile's process (it imports ``uuid``, ``platform`` and
+# ``datetime``), about what it saves on 1-3 MB of JSON, so a process imports it only once it has read
+# ORJSON_AFTER_BYTES through the usual path: a cold ``forgec validate`` of a few files never pays for
+# it, a host or a batch run switches after its first few hundred files, a large preset at once.
+# ``FORGEC_ORJSON=0`` never uses it, ``FORGEC_ORJSON=1`` from the first file (CI's compiled run, so
+# the whole suite and the output hashes go through it).
+
+#: the deepest nesting a value :func:`loads_bytes` returns can have (orjson's ``dumps`` stops at 255)
+FAST_MAX_DEPTH = 254
+#: bytes a process reads through the usual path before :func:`loads_bytes` imports orjson
+ORJSON_AFTER_BYTES = 0 if os.environ.get("FORGEC_ORJSON") == "1" else 1 << 20
+_BOM = b"\xef\xbb\xbf"
+#: ``(orjson.loads, orjson.dumps, orjson.OPT_STRICT_INTEGER)``, or None: absent, turned off, or not yet
+_ORJSON: Any = None
+#: whether :func:`_find_orjson` has run (then :data:`_ORJSON` is final until :func:`use_orjson`)
+_ORJSON_LOOKED = False
+#: bytes offered to :func:`loads_bytes` before it looked for orjson (threads -- the language server's
+#: workers -- may lose a count, which only delays the switch, or both look, which imports it once)
+_BYTES_BEFORE = 0
+
+
+def _find_orjson() -> Any:
+    """Import orjson once, unless ``FORGEC_ORJSON=0``; its three names, or None."""
+    global _ORJSON, _ORJSON_LOOKED
+    _ORJSON_LOOKED = True
+    _ORJSON = None
+    if os.environ.get("FORGEC_ORJSON") == "0":
+        return None
+    try:
+        import orjson
+    except ImportError:
+        return None
+    _ORJSON = (orjson.loads, orjson.dumps, orjson.OPT_STRICT_INTEGER)
+    return _ORJSON
+
+
+def use_orjson(enabled: bool | None) -> bool:
+    """Turn the orjson path on now (if orjson is installed and ``FORGEC_ORJSON`` is not ``0``), off, or
+    (``None``) back to waiting for :data:`ORJSON_AFTER_BYTES`, for tests and benchmarks; whether it is used now."""
+    global _ORJSON, _ORJSON_LOOKED, _BYTES_BEFORE
+    if enabled:
+        return _find_orjson() is not None
+    _ORJSON, _ORJSON_LOOKED, _BYTES_BEFORE = None, enabled is not None, 0
+    return False
+
+
+def loads_bytes(data: bytes) -> Any:
+    """``JSON.parse`` of ``data`` decoded as strict UTF-8, read by orjson, or :data:`NOT_PARSED` where
+    the caller must take its usual path (see above): the value, when there is one, is exactly the one
+    :func:`loads` gives for ``data.decode("utf-8")``, and it nests at most :data:`FAST_MAX_DEPTH` deep."""
+    global _BYTES_BEFORE
+    if _ORJSON_LOOKED:
+        fast = _ORJSON
+    else:
+        _BYTES_BEFORE += len(data)
+        if _BYTES_BEFORE < ORJSON_AFTER_BYTES:
+            return NOT_PARSED
+        fast = _find_orjson()
+    if fast is None or data.startswith(_BOM):  # orjson refuses a BOM today; JSON.parse always does
+        return NOT_PARSED
+    try:
+        value = fast[0](data)
+        fast[1](value, None, fast[2])  # an integer beyond +-(2**53 - 1), or too deep: TypeError
+    except (ValueError, TypeError):  # orjson.JSONDecodeError is a ValueError, JSONEncodeError a TypeError
+        return NOT_PARSED
+    return value
+
+
 def loads(text: str) -> Any:
     """Parse ``text`` exactly as ``JSON.parse``; raise :class:`JSONParseError` with V8's reason."""
     return _loads(text, _LONG_RUN in _mapped(text))
 
 
-def loads_decoded(text: str, data: bytes) -> Any:
+def loads_decoded(text: str, data: bytes, *, fast: bool = True) -> Any:
     """:func:`loads` of ``text``, which is ``data`` decoded as UTF-8 (bad bytes replaced, as Node reads
     a file), for a document of prose with few integer literals (a SillyTavern preset: about one a
     kilobyte).  The digit-run test costs a pass over ``data`` and a buffer of its size (about 1 ms on
@@ -173,7 +254,13 @@ def loads_decoded(text: str, data: bytes) -> Any:
     :data:`_BYTES_PER_COUNTED_INT` bytes of ``data`` it gives up, and the test on ``data`` picks
     the decoder as :func:`loads` does (ASCII bytes decode one to one and every other byte maps to a
     space in either, so the runs are the same) -- a text full of numbers costs at most about twice
-    the test.  Both decoders give the same value (see :data:`_SCAN_PLAIN`)."""
+    the test.  Both decoders give the same value (see :data:`_SCAN_PLAIN`).  orjson, when installed,
+    reads ``data`` first (:func:`loads_bytes`: it refuses bytes that are not UTF-8, so ``text`` is
+    then their plain decoding), unless ``fast`` is false (a caller that has asked it already)."""
+    if fast:
+        value = loads_bytes(data)
+        if value is not NOT_PARSED:
+            return value
     value = scan_decoded(text, data)
     # Invalid, or deeper than the C module manages: the V8 scanner decides and explains.
     return _Scanner(text).parse() if value is NOT_PARSED else value

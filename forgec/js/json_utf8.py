@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from forgec.js.json import NOT_PARSED, loads_decoded, scan_decoded
+from forgec.js.json import NOT_PARSED, loads_bytes, loads_decoded, scan_decoded
 
 __all__ = ["loads_utf8", "narrow_text"]
 
@@ -41,13 +41,17 @@ _ESCAPES_MAX = 4096
 
 def loads_utf8(data: bytes) -> Any:
     """``loads_decoded(data.decode("utf-8", errors="replace"), data)``: the same value or the same
-    :class:`~forgec.js.json.JSONParseError`, parsed from :func:`narrow_text` when it applies."""
+    :class:`~forgec.js.json.JSONParseError`, parsed from :func:`narrow_text` when it applies (or by
+    orjson from ``data`` itself, with no text at all, when it is installed: :func:`~forgec.js.json.loads_bytes`)."""
+    value = loads_bytes(data)
+    if value is not NOT_PARSED:
+        return value
     text = narrow_text(data)
     if text is not None:
         value = scan_decoded(text, data)
         if value is not NOT_PARSED:
             return value
-    return loads_decoded(data.decode("utf-8", errors="replace"), data)
+    return loads_decoded(data.decode("utf-8", errors="replace"), data, fast=False)  # orjson declined above
 
 
 def narrow_text(data: bytes) -> str | None:

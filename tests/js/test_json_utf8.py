@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import forgec.js.json
 from forgec.js import json_utf8
 from forgec.js.json import JSONParseError, loads, loads_decoded
 from forgec.js.json_utf8 import loads_utf8, narrow_text
@@ -127,6 +128,8 @@ def test_no_emoji_parses_the_decoded_text() -> None:
 
 
 def test_escape_memo_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(forgec.js.json, "_ORJSON", None)  # the narrow text's path, not orjson's
+    monkeypatch.setattr(forgec.js.json, "_ORJSON_LOOKED", True)
     monkeypatch.setattr(json_utf8, "_ESCAPES", {})
     monkeypatch.setattr(json_utf8, "_ESCAPES_MAX", 1)
     data = '["😀🎭😀🎭"]'.encode() + b" " * 1000
