@@ -156,3 +156,51 @@ def test_python_dash_m_forgec_takes_the_click_free_path_too(tmp_path: Path) -> N
                               env=env)  # fmt: skip
         assert (done.returncode, done.stderr.split()[-1]) == (0, click_loaded), done.stderr
         assert "All checks passed (1 file checked)." in done.stdout
+
+
+INSPECT_SCRIPT = """
+import json, sys
+from forgec.cli import main
+try:
+    main(sys.argv[1:])
+except SystemExit:
+    pass
+import dataclasses
+before = "inspect" in sys.modules
+
+@dataclasses.dataclass(frozen=True)
+class NoDoc:
+    a: int
+    b: str = "x"
+
+import inspect
+print(json.dumps([before, NoDoc.__doc__, str(inspect.signature(NoDoc)), hasattr(inspect, "__file__"),
+                  sys.modules["inspect"] is inspect, dataclasses.inspect is inspect, callable(inspect.getsource)]),
+      file=sys.stderr)
+"""
+
+
+def test_the_console_script_imports_inspect_only_when_it_is_used(tmp_path: Path) -> None:
+    """:func:`forgec.cli._defer_inspect`: a clean ``validate`` (from the cache, afresh) never loads
+    :mod:`inspect`; afterwards a dataclass without a docstring still gets the one :mod:`dataclasses`
+    writes, and ``import inspect`` gets the real module, the one ``dataclasses`` then uses.  ``--help``
+    runs click, which imports :mod:`inspect` itself after the stand-in is bound: it gets the real one."""
+    path = tmp_path / "clean.json"
+    path.write_text(json.dumps(CLEAN), encoding="utf-8")
+    env = {**os.environ, "FORGEC_CACHE_DIR": str(tmp_path / "cache")}
+    env.pop("FORGEC_NO_CACHE", None)
+    expected = ["NoDoc(a: int, b: str = 'x')", "(a: int, b: str = 'x') -> None", True, True, True, True]
+    for args, loaded in ((["validate", str(path)], False), (["validate", str(path)], False),
+                         (["validate", "--no-cache", str(path)], False), (["--help"], True)):  # fmt: skip
+        done = subprocess.run([sys.executable, "-c", INSPECT_SCRIPT, *args], capture_output=True, text=True,
+                              check=False, env=env)  # fmt: skip
+        assert json.loads(done.stderr.strip().splitlines()[-1]) == [loaded, *expected], (args, done.stderr)
+
+
+def test_a_library_import_of_forgec_leaves_inspect_alone() -> None:
+    """Only the console script's ``main`` puts the stand-in in place: importing forgec and using it as a
+    library binds the real :mod:`inspect` in :mod:`dataclasses`, as any other program would."""
+    script = ("import sys, forgec.cli, forgec.lint, forgec.workspace; "
+              "print(type(sys.modules['dataclasses'].inspect).__name__, 'inspect' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "module True"
