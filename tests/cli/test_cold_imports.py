@@ -93,10 +93,10 @@ print(json.dumps(sorted(m for m in sys.modules if m.startswith(tuple(sys.argv[1]
 
 #: what a clean stack answered from the cache never needs
 _CACHED_UNUSED = ("click", "forgec.cli._group", "forgec.diagnostics.core", "forgec.rules", "forgec.lint.suppressions", "forgec.js", "forgec.codecs",
-                  "forgec.source", "forgec.compile", "difflib", "unicodedata", "json.tool")  # fmt: skip
+                  "forgec.source", "forgec.compile", "difflib", "unicodedata", "json.tool", "threading", "inspect")  # fmt: skip
 #: what checking a clean stack afresh never needs
 _FRESH_UNUSED = ("click", "forgec.compile.slots", "forgec.compile.macros.block", "forgec.js.collation", "forgec.lint.suppressions", "forgec.lint.repair", "difflib",
-                 "unicodedata")
+                 "unicodedata", "threading", "inspect")
 
 
 def test_a_clean_stack_loads_only_what_it_uses(tmp_path: Path) -> None:
