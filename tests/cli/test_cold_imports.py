@@ -4,10 +4,11 @@ Not a timing test: it checks *which* modules a fresh interpreter has loaded afte
 with macros, an unknown macro (which triggers the untrusted-plugin note) and regex rules.  lark,
 ``regex``, ``importlib.metadata`` and the jsregex matcher each cost tens of milliseconds and are not
 needed to lint such a stack, and neither is click: the console script runs a plain ``forgec validate``
-without it (``forgec.cli._fast``), while any other command line still goes to click.  A clean stack needs less still: answered from the cache, no diagnostic
-record, rule catalog, loader or suppression parser; checked afresh, no slot renderer, fix
-applier, ``difflib`` or ``unicodedata`` (issue 14's cold-start budget is counted in milliseconds,
-and each of these costs ~1-3).
+without it (``forgec.cli._fast``), while any other command line still goes to click.  A clean stack
+needs less still: answered from the cache, no diagnostic record, rule catalog, loader or suppression
+parser; checked afresh, no slot renderer, macro engine or renderer (the macro lint reads the built-ins'
+argument shapes from ``forgec.model``), fix applier, ``difflib``, ``unicodedata``, ``threading`` or
+``inspect`` (issue 14's cold-start budget is counted in milliseconds, and each of these costs ~1-3).
 """
 
 from __future__ import annotations
@@ -43,7 +44,8 @@ try:
 except SystemExit:
     pass
 heavy = ("click", "lark", "regex", "importlib.metadata", "ruamel.yaml", "rich", "icu", "jsonschema",
-         "forgec.js.regex.pattern", "forgec.js.regex._unicode_data", "hashlib")
+         "forgec.js.regex.pattern", "forgec.js.regex._unicode_data", "hashlib", "forgec.compile.macros.builtins",
+         "forgec.compile.macros.engine")
 print(json.dumps(sorted(m for m in heavy if m in sys.modules)), file=sys.stderr)
 """
 
@@ -96,7 +98,8 @@ _CACHED_UNUSED = ("click", "forgec.cli._group", "forgec.diagnostics.core", "forg
                   "forgec.source", "forgec.compile", "difflib", "unicodedata", "json.tool", "threading", "inspect")  # fmt: skip
 #: what checking a clean stack afresh never needs
 _FRESH_UNUSED = ("click", "forgec.compile.slots", "forgec.compile.macros.block", "forgec.js.collation", "forgec.lint.suppressions", "forgec.lint.repair", "difflib",
-                 "unicodedata", "threading", "inspect")
+                 "unicodedata", "threading", "inspect", "forgec.compile.macros.builtins", "forgec.compile.macros.engine",
+                 "forgec.diagnostics.quick", "forgec.model.runtime", "forgec.model.variables")
 
 
 def test_a_clean_stack_loads_only_what_it_uses(tmp_path: Path) -> None:
