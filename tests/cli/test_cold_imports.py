@@ -45,7 +45,7 @@ except SystemExit:
     pass
 heavy = ("click", "lark", "regex", "importlib.metadata", "ruamel.yaml", "rich", "icu", "jsonschema",
          "forgec.js.regex.pattern", "forgec.js.regex._unicode_data", "hashlib", "forgec.compile.macros.builtins",
-         "forgec.compile.macros.engine")
+         "forgec.compile.macros.engine", "inspect")
 print(json.dumps(sorted(m for m in heavy if m in sys.modules)), file=sys.stderr)
 """
 
