@@ -99,7 +99,8 @@ _CACHED_UNUSED = ("click", "forgec.cli._group", "forgec.diagnostics.core", "forg
 #: what checking a clean stack afresh never needs
 _FRESH_UNUSED = ("click", "forgec.compile.slots", "forgec.compile.macros.block", "forgec.js.collation", "forgec.lint.suppressions", "forgec.lint.repair", "difflib",
                  "unicodedata", "threading", "inspect", "forgec.compile.macros.builtins", "forgec.compile.macros.engine",
-                 "forgec.diagnostics.quick", "forgec.model.runtime", "forgec.model.variables", "forgec.source.yaml")
+                 "forgec.diagnostics.quick", "forgec.model.runtime", "forgec.model.variables", "forgec.source.yaml",
+                 "forgec.compile.macros.replay")
 
 
 def test_a_clean_stack_loads_only_what_it_uses(tmp_path: Path) -> None:
