@@ -339,6 +339,8 @@ class Target:
 
 @dataclass(slots=True)
 class DiscoveryResult:
+    """What the PATH arguments name: the targets to check, and the usage problems found on the way."""
+
     targets: list[Target]
     #: usage problems (missing or unreadable paths), one message each
     errors: list[str]

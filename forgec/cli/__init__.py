@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import sys
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -56,6 +57,7 @@ def main(argv: list[str] | None = None) -> None:
     cold start); every other command line, or one the fast path is unsure of, goes to click.
     """
     try:
+        _defer_inspect()
         _printable_streams()
         args = sys.argv[1:] if argv is None else list(argv)
         if args[:1] == ["validate"]:
@@ -79,6 +81,44 @@ def main(argv: list[str] | None = None) -> None:
     except KeyboardInterrupt:
         _interrupted()
     sys.exit(code if isinstance(code, int) else 0)
+
+
+class _InspectOnDemand(ModuleType):
+    """What :mod:`dataclasses` binds as ``inspect`` in the command-line process (:func:`_defer_inspect`):
+    the first attribute read imports the real :mod:`inspect`, rebinds ``dataclasses.inspect`` to it and
+    answers from it, so every use gets the real module's objects."""
+
+    def __getattr__(self, name: str) -> Any:
+        if sys.modules.get("inspect") is self:  # read while dataclasses is still importing: step aside
+            del sys.modules["inspect"]
+        import inspect
+
+        dataclasses = sys.modules.get("dataclasses")
+        if dataclasses is not None and getattr(dataclasses, "inspect", None) is self:
+            dataclasses.inspect = inspect  # type: ignore[attr-defined]
+        return getattr(inspect, name)
+
+
+def _defer_inspect() -> None:
+    """Import :mod:`dataclasses` with a stand-in for :mod:`inspect`, which it imports (with ``ast``,
+    ``dis``, ``tokenize``: ~36 M instructions, ~9 ms of a cold ``forgec validate``) only to write the
+    docstring of a dataclass that has none, which forgec's records all have.
+
+    Only the console script calls this, and only before anything has imported either module.  The
+    stand-in sits in ``sys.modules`` for the length of that one import and is then removed, so any
+    later ``import inspect`` -- by forgec, click or a plugin -- loads and gets the real module; the
+    stand-in stays bound only as ``dataclasses.inspect`` and turns into the real module on its first
+    use (:class:`_InspectOnDemand`).  A library import of forgec never runs this
+    (docs/performance.md, "Stop 31: cold validate")."""
+    if "dataclasses" in sys.modules or "inspect" in sys.modules:
+        return
+    stand_in = _InspectOnDemand("inspect")
+    sys.modules["inspect"] = stand_in
+    try:
+        import dataclasses  # noqa: F401  (the import is the point: it binds the stand-in)
+    finally:
+        if sys.modules.get("inspect") is stand_in:
+            del sys.modules["inspect"]
 
 
 def _printable_streams() -> None:

@@ -23,7 +23,7 @@ import marshal
 import math
 import os
 import re
-import threading
+from _thread import allocate_lock  # threading.Lock, without importing threading (cold start)
 from collections import OrderedDict
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field
@@ -97,7 +97,7 @@ class _Pending:
 
 _PENDING: Any = _Pending()
 #: held while a raw value or document of a hit is made (rare: a compile reads neither)
-_LAZY_LOCK = threading.Lock()
+_LAZY_LOCK = allocate_lock()
 
 
 @dataclass(eq=False, init=False)
@@ -295,7 +295,7 @@ class ByteCache(Generic[_V]):
         self.capacity = capacity
         self._entries: OrderedDict[Hashable, tuple[_V, int]] = OrderedDict()
         self._size = 0
-        self._lock = threading.Lock()
+        self._lock = allocate_lock()
         #: store a key only when it is put a second time (:meth:`put`); the hashes of keys put once
         self._second_sight = second_sight
         self._seen_once: set[int] = set()

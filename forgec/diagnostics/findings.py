@@ -68,6 +68,9 @@ class Finding:
 
 @dataclass(slots=True)
 class ReportedFile:
+    """One checked file as the report shows it: its result and the findings that rule selection,
+    ignores and suppression comments left, each at its selected severity."""
+
     result: FileResult
     findings: list[Finding]
 

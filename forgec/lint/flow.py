@@ -18,7 +18,6 @@ message items, in stack order); a session variable is persisted, so every item s
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from forgec.compile.macros.grammar import Macro, Node, iter_macros, parse
@@ -72,11 +71,10 @@ class Use(NamedTuple):
     length: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class DynamicName:
+class DynamicName(NamedTuple):
     """A macro whose *name* argument is built from tainted text (``{{getvar::{{lastUserMessage}}}}``)."""
 
-    index: int
+    index: int  # type: ignore[assignment]  # a field shadowing tuple.index(), which nothing calls
     item_id: str | None
     macro: str
     taint: Taint
@@ -84,15 +82,18 @@ class DynamicName:
     length: int
 
 
-@dataclass(slots=True)
-class ItemFlow:
-    """One enabled item: where it lands and the taints of what it emits."""
+class ItemFlow(NamedTuple):
+    """One enabled item: where it lands and the taints of what it emits.
 
-    index: int
+    This and :class:`StackFlow` are named tuples too (they were slotted dataclasses until stop 31: with
+    :class:`DynamicName`, ~6 M instructions of every cold ``forgec validate`` defined them); made once
+    per analysis, read by the lints, never changed."""
+
+    index: int  # type: ignore[assignment]  # (as in DynamicName)
     item: dict[str, Any]
     #: "system" (the system prompt), "before-history", "history" (the chat-history slot), "after-history"
     place: str
-    uses: list[Use] = field(default_factory=list)
+    uses: list[Use]
 
     @property
     def item_id(self) -> str | None:
@@ -100,8 +101,7 @@ class ItemFlow:
         return js_trim(raw) if isinstance(raw, str) else None
 
 
-@dataclass(slots=True)
-class StackFlow:
+class StackFlow(NamedTuple):
     """The whole analysis: items in stack order, the variables' taints, the dynamic names."""
 
     items: list[ItemFlow]
@@ -344,9 +344,9 @@ def analyse_stack(stack: Any, registry: Registry | None = None) -> StackFlow:
             place = "before-history"
         else:
             place = "after-history"
-        flow = ItemFlow(index, item, place)
+        uses: list[Use] = []
         if item.get("kind") == "slot":
-            flow.uses = _slot_uses(analysis, index, item)
+            uses = _slot_uses(analysis, index, item)
         elif index in parsed:
             content, doc = parsed[index]
             walker = _Walker(analysis, index, item, content, _order(index, item))
@@ -359,8 +359,8 @@ def analyse_stack(stack: Any, registry: Registry | None = None) -> StackFlow:
                 if (macro.start, taint.describe()) in seen:
                     continue
                 seen.add((macro.start, taint.describe()))
-                flow.uses.append(Use(taint, ("items", index, "content"), macro.start, macro.end - macro.start))
-        flows.append(flow)
+                uses.append(Use(taint, ("items", index, "content"), macro.start, macro.end - macro.start))
+        flows.append(ItemFlow(index, item, place, uses))
     dynamic = sorted(analysis.dynamic_names.values(), key=lambda d: (d.index, d.offset))
     return StackFlow(flows, analysis.variables, dynamic, history_at is not None)
 

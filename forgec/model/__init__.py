@@ -22,6 +22,7 @@ from typing import Final
 
 __all__ = [
     "API_ORDER",
+    "BUILTIN_MACRO_ARGS",
     "BUILTIN_MACRO_NAMES",
     "BUILTIN_SLOT_NAMES",
     "CHAT_HISTORY_SLOT",
@@ -88,6 +89,20 @@ BUILTIN_MACRO_NAMES: Final = (
     "clearvar", "clearturnvar", "clearsessionvar", "trim", "upper", "lower", "json", "xml",
     "ifvar", "ifeq", "iftools", "ifslot",
 )  # fmt: skip
+#: each built-in macro's argument shape ``(min_args, max_args)``, in :data:`BUILTIN_MACRO_NAMES`' order: fewer
+#: raw arguments leave the macro unresolved, later ones are ignored (``None``: all are used).  The same shapes
+#: as :data:`forgec.compile.macros.builtins.BUILTIN_MACROS` (a test holds them equal), here so that ``forgec
+#: validate``'s macro lint reads them without importing the renderers and the macro engine (~18 M instructions
+#: of a cold run, docs/performance.md "Stop 31: cold validate").
+BUILTIN_MACRO_ARGS: Final[dict[str, tuple[int, int | None]]] = {
+    "cwd": (0, 0), "date": (0, 0), "time": (0, 0), "lastUserMessage": (0, 0), "selectedTools": (0, 0),
+    "tools": (0, 0), "activeModel": (0, 0),
+    "setvar": (1, None), "setturnvar": (1, None), "setsessionvar": (1, None),
+    "getvar": (1, 1), "var": (1, 1), "getturnvar": (1, 1), "getsessionvar": (1, 1),
+    "clearvar": (1, 2), "clearturnvar": (1, 1), "clearsessionvar": (1, 1),
+    "trim": (0, 1), "upper": (0, 1), "lower": (0, 1), "json": (0, 1), "xml": (0, 1),
+    "ifvar": (1, 3), "ifeq": (2, 4), "iftools": (1, 3), "ifslot": (1, 3),
+}  # fmt: skip
 #: the built-in macros whose first argument names a variable they set (§3.3)
 VARIABLE_SETTER_MACROS: Final = ("setvar", "setturnvar", "setsessionvar")
 #: the built-in macros whose first argument names a variable they read or clear (§3.3)

@@ -17,6 +17,8 @@ sits.  The room, one job per module:
   once, lazily, through the parser's locator.
 """
 
+from typing import TYPE_CHECKING, Any
+
 from forgec.source.document import Locator, SourceDocument, resolve_spans
 from forgec.source.read import (
     MAX_FILE_BYTES,
@@ -29,7 +31,9 @@ from forgec.source.read import (
     read_source,
     size_problem,
 )
-from forgec.source.yaml import YAML_MAX_FLOW_DEPTH, YAML_NODE_BUDGET
+
+if TYPE_CHECKING:
+    from forgec.source.yaml import YAML_MAX_FLOW_DEPTH, YAML_NODE_BUDGET
 
 __all__ = [
     "MAX_FILE_BYTES",
@@ -47,3 +51,16 @@ __all__ = [
     "resolve_spans",
     "size_problem",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """``YAML_MAX_FLOW_DEPTH`` and ``YAML_NODE_BUDGET`` from :mod:`forgec.source.yaml`, imported on first use
+    (PEP 562): a run that reads only JSON never loads the YAML reader (~2 M instructions of a cold
+    ``forgec validate``, docs/performance.md "Stop 31: cold validate")."""
+    if name not in ("YAML_MAX_FLOW_DEPTH", "YAML_NODE_BUDGET"):
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from forgec.source import yaml
+
+    value = getattr(yaml, name)
+    globals()[name] = value
+    return value

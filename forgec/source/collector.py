@@ -30,7 +30,7 @@ after it moved out of the younger generations while they waited (:func:`spare_li
 from __future__ import annotations
 
 import gc
-import threading
+from _thread import allocate_lock  # threading.Lock, without importing threading (cold start)
 from collections import deque
 from types import TracebackType
 from typing import Any
@@ -42,7 +42,7 @@ LARGE_INPUT_CHARS = 1 << 20
 #: messages plus items from which a compile runs with the collector paused
 LARGE_COMPILE = 2_000
 
-_lock = threading.Lock()
+_lock = allocate_lock()
 _depth = 0
 _restore = False
 

@@ -222,9 +222,10 @@ def test_rule_catalogs_are_all_loaded() -> None:
 def test_vocabulary_matches_the_tables_that_implement_it() -> None:
     from forgec.compile.macros.builtins import BUILTIN_MACROS
     from forgec.compile.slots import SLOT_RENDERERS
-    from forgec.model import BUILTIN_MACRO_NAMES, BUILTIN_SLOT_NAMES
+    from forgec.model import BUILTIN_MACRO_ARGS, BUILTIN_MACRO_NAMES, BUILTIN_SLOT_NAMES
 
-    assert tuple(BUILTIN_MACROS) == BUILTIN_MACRO_NAMES
+    assert tuple(BUILTIN_MACROS) == BUILTIN_MACRO_NAMES == tuple(BUILTIN_MACRO_ARGS)
+    assert {m.name: (m.min_args, m.max_args) for m in BUILTIN_MACROS.values()} == BUILTIN_MACRO_ARGS
     assert tuple(SLOT_RENDERERS) == BUILTIN_SLOT_NAMES
 
 

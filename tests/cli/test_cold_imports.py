@@ -4,10 +4,11 @@ Not a timing test: it checks *which* modules a fresh interpreter has loaded afte
 with macros, an unknown macro (which triggers the untrusted-plugin note) and regex rules.  lark,
 ``regex``, ``importlib.metadata`` and the jsregex matcher each cost tens of milliseconds and are not
 needed to lint such a stack, and neither is click: the console script runs a plain ``forgec validate``
-without it (``forgec.cli._fast``), while any other command line still goes to click.  A clean stack needs less still: answered from the cache, no diagnostic
-record, rule catalog, loader or suppression parser; checked afresh, no slot renderer, fix
-applier, ``difflib`` or ``unicodedata`` (issue 14's cold-start budget is counted in milliseconds,
-and each of these costs ~1-3).
+without it (``forgec.cli._fast``), while any other command line still goes to click.  A clean stack
+needs less still: answered from the cache, no diagnostic record, rule catalog, loader or suppression
+parser; checked afresh, no slot renderer, macro engine or renderer (the macro lint reads the built-ins'
+argument shapes from ``forgec.model``), fix applier, ``difflib``, ``unicodedata``, ``threading`` or
+``inspect`` (issue 14's cold-start budget is counted in milliseconds, and each of these costs ~1-3).
 """
 
 from __future__ import annotations
@@ -43,7 +44,8 @@ try:
 except SystemExit:
     pass
 heavy = ("click", "lark", "regex", "importlib.metadata", "ruamel.yaml", "rich", "icu", "jsonschema",
-         "forgec.js.regex.pattern", "forgec.js.regex._unicode_data", "hashlib", "orjson")
+         "forgec.js.regex.pattern", "forgec.js.regex._unicode_data", "hashlib", "orjson",
+         "forgec.compile.macros.builtins", "forgec.compile.macros.engine", "inspect")
 print(json.dumps(sorted(m for m in heavy if m in sys.modules)), file=sys.stderr)
 """
 
@@ -94,10 +96,12 @@ print(json.dumps(sorted(m for m in sys.modules if m.startswith(tuple(sys.argv[1]
 
 #: what a clean stack answered from the cache never needs
 _CACHED_UNUSED = ("click", "forgec.cli._group", "forgec.diagnostics.core", "forgec.rules", "forgec.lint.suppressions", "forgec.js", "forgec.codecs",
-                  "forgec.source", "forgec.compile", "difflib", "unicodedata", "json.tool")  # fmt: skip
+                  "forgec.source", "forgec.compile", "difflib", "unicodedata", "json.tool", "threading", "inspect")  # fmt: skip
 #: what checking a clean stack afresh never needs
 _FRESH_UNUSED = ("click", "forgec.compile.slots", "forgec.compile.macros.block", "forgec.js.collation", "forgec.lint.suppressions", "forgec.lint.repair", "difflib",
-                 "unicodedata")
+                 "unicodedata", "threading", "inspect", "forgec.compile.macros.builtins", "forgec.compile.macros.engine",
+                 "forgec.diagnostics.quick", "forgec.model.runtime", "forgec.model.variables", "forgec.source.yaml",
+                 "forgec.compile.macros.replay")
 
 
 def test_a_clean_stack_loads_only_what_it_uses(tmp_path: Path) -> None:
@@ -157,3 +161,51 @@ def test_python_dash_m_forgec_takes_the_click_free_path_too(tmp_path: Path) -> N
                               env=env)  # fmt: skip
         assert (done.returncode, done.stderr.split()[-1]) == (0, click_loaded), done.stderr
         assert "All checks passed (1 file checked)." in done.stdout
+
+
+INSPECT_SCRIPT = """
+import json, sys
+from forgec.cli import main
+try:
+    main(sys.argv[1:])
+except SystemExit:
+    pass
+import dataclasses
+before = "inspect" in sys.modules
+
+@dataclasses.dataclass(frozen=True)
+class NoDoc:
+    a: int
+    b: str = "x"
+
+import inspect
+print(json.dumps([before, NoDoc.__doc__, str(inspect.signature(NoDoc)), hasattr(inspect, "__file__"),
+                  sys.modules["inspect"] is inspect, dataclasses.inspect is inspect, callable(inspect.getsource)]),
+      file=sys.stderr)
+"""
+
+
+def test_the_console_script_imports_inspect_only_when_it_is_used(tmp_path: Path) -> None:
+    """:func:`forgec.cli._defer_inspect`: a clean ``validate`` (from the cache, afresh) never loads
+    :mod:`inspect`; afterwards a dataclass without a docstring still gets the one :mod:`dataclasses`
+    writes, and ``import inspect`` gets the real module, the one ``dataclasses`` then uses.  ``--help``
+    runs click, which imports :mod:`inspect` itself after the stand-in is bound: it gets the real one."""
+    path = tmp_path / "clean.json"
+    path.write_text(json.dumps(CLEAN), encoding="utf-8")
+    env = {**os.environ, "FORGEC_CACHE_DIR": str(tmp_path / "cache")}
+    env.pop("FORGEC_NO_CACHE", None)
+    expected = ["NoDoc(a: int, b: str = 'x')", "(a: int, b: str = 'x') -> None", True, True, True, True]
+    for args, loaded in ((["validate", str(path)], False), (["validate", str(path)], False),
+                         (["validate", "--no-cache", str(path)], False), (["--help"], True)):  # fmt: skip
+        done = subprocess.run([sys.executable, "-c", INSPECT_SCRIPT, *args], capture_output=True, text=True,
+                              check=False, env=env)  # fmt: skip
+        assert json.loads(done.stderr.strip().splitlines()[-1]) == [loaded, *expected], (args, done.stderr)
+
+
+def test_a_library_import_of_forgec_leaves_inspect_alone() -> None:
+    """Only the console script's ``main`` puts the stand-in in place: importing forgec and using it as a
+    library binds the real :mod:`inspect` in :mod:`dataclasses`, as any other program would."""
+    script = ("import sys, forgec.cli, forgec.lint, forgec.workspace; "
+              "print(type(sys.modules['dataclasses'].inspect).__name__, 'inspect' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "module True"

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from forgec.compile.macros.builtins import BUILTIN_MACROS
 from forgec.compile.macros.grammar import Macro, iter_macros, parse
 from forgec.diagnostics import Diagnostic
 from forgec.js.values import js_trim
+from forgec.model import BUILTIN_MACRO_ARGS
 
 if TYPE_CHECKING:
     from forgec.plugins import Registry
@@ -124,13 +124,13 @@ def lint_stack_macros(stack: dict[str, Any], registry: Registry | None = None) -
                     dynamic_read = True
                 elif name:
                     read.add(name)
-            elif command and command not in BUILTIN_MACROS:
+            elif command and command not in BUILTIN_MACRO_ARGS:
                 read.add(command)
             if command in ("ifvar", "ifeq") and args and _literal(args[0]):
                 guarded.add(_literal(args[0]) or "")
 
     findings: list[Diagnostic] = findings_unclosed
-    suggest = _Suggestions([*BUILTIN_MACROS, *static, *written, *custom])
+    suggest = _Suggestions([*BUILTIN_MACRO_ARGS, *static, *written, *custom])
     for index, item, text, macros in blocks:
 
         def add(code: str, level: str, message: str, macro: Macro, item: dict[str, Any] = item, index: int = index) -> None:
@@ -152,9 +152,9 @@ def lint_stack_macros(stack: dict[str, Any], registry: Registry | None = None) -
             if not command:
                 continue
             args = macro.raw_args(text)
-            builtin = BUILTIN_MACROS.get(command)
-            if builtin is not None:
-                _check_arguments(builtin.name, builtin.min_args, builtin.max_args, args, macro, add)
+            shape = BUILTIN_MACRO_ARGS.get(command)
+            if shape is not None:
+                _check_arguments(command, shape[0], shape[1], args, macro, add)
                 if command in _SETTERS or command == "setvar":
                     name = _scoped(command, args)[0] if command == "setvar" else (_literal(args[0]) if args else "")
                     if name and not dynamic_read and name not in read:

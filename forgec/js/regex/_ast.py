@@ -28,12 +28,14 @@ class Empty(Node):
 
 @dataclass(slots=True)
 class Char(Node):
+    """One character: a UTF-16 code unit, or a code point with ``u``."""
+
     value: int
 
 
 @dataclass(slots=True)
 class Dot(Node):
-    pass
+    """``.``: any character but a line terminator (any at all with ``s``)."""
 
 
 @dataclass(slots=True)
@@ -46,6 +48,8 @@ class ClassEscape(Node):
 
 @dataclass(slots=True)
 class CharClass(Node):
+    """``[…]`` or ``[^…]``: ranges of characters and class escapes."""
+
     negated: bool
     ranges: list[tuple[int, int]] = field(default_factory=list)
     escapes: list[ClassEscape] = field(default_factory=list)
@@ -53,11 +57,15 @@ class CharClass(Node):
 
 @dataclass(slots=True)
 class Assertion(Node):
+    """``^``, ``$``, ``\\b`` or ``\\B``."""
+
     kind: str  # "^", "$", "b", "B"
 
 
 @dataclass(slots=True)
 class Group(Node):
+    """``(…)``, ``(?<name>…)`` or ``(?:…)``."""
+
     body: Node
     index: int | None = None  # capture number, None for (?:…)
     name: str | None = None
@@ -65,6 +73,8 @@ class Group(Node):
 
 @dataclass(slots=True)
 class Look(Node):
+    """A lookaround: ``(?=…)``, ``(?!…)``, ``(?<=…)`` or ``(?<!…)``."""
+
     body: Node
     behind: bool
     negative: bool
@@ -72,6 +82,8 @@ class Look(Node):
 
 @dataclass(slots=True)
 class Quant(Node):
+    """``body`` repeated ``min`` to ``max`` times (:data:`INFINITY`: unbounded), greedy or lazy."""
+
     body: Node
     min: int
     max: int
@@ -81,17 +93,23 @@ class Quant(Node):
 
 @dataclass(slots=True)
 class BackRef(Node):
+    """A backreference: ``\\N`` (``index``) or ``\\k<name>`` (``name``)."""
+
     index: int | None = None
     name: str | None = None
 
 
 @dataclass(slots=True)
 class Seq(Node):
+    """Its items, one after the other."""
+
     items: list[Node] = field(default_factory=list)
 
 
 @dataclass(slots=True)
 class Alt(Node):
+    """``a|b``: its alternatives, tried in order."""
+
     alternatives: list[Node] = field(default_factory=list)
 
 

@@ -101,6 +101,8 @@ def _set(ranges: cf.Ranges, negated: bool = False) -> str:
 
 @dataclass
 class Emitted:
+    """A ``regex``-module pattern and what the matcher needs to report its captures as V8 does."""
+
     pattern: str
     #: user group number -> (hidden ids of enclosing repeating quantifiers, outer first; inside lookbehind)
     enclosing: dict[int, tuple[tuple[int, ...], bool]] = field(default_factory=dict)

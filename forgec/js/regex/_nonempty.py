@@ -55,6 +55,8 @@ def _single(node: Node) -> bool:
 
 @dataclass
 class Rewriter:
+    """Builds ``NE(B)`` for the bodies of one pattern: what it knows of the pattern's groups and references."""
+
     #: groups present in the tree, groups whose body can match empty, groups reset in loops
     present: set[int]
     nullable_groups: set[int]
