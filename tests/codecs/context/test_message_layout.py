@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import statistics
+import sys
 from collections.abc import Iterator
 from itertools import pairwise
 from pathlib import Path
@@ -117,7 +118,7 @@ def test_only_exact_dicts_are_copied() -> None:
     assert new is not messages and len(new) == len(messages)
     for before, after in zip(messages[:LAY_OUT_MESSAGES], new[:LAY_OUT_MESSAGES], strict=True):
         assert type(after) is dict and after is not before and after == before
-        assert list(after) == list(before) and all(after[key] is before[key] for key in before)
+        assert list(after) == list(before) and all(after[key] is before[key] for key in before if key != "role")
     assert new[-3] is odd and new[-2:] == ["text", None]
 
 
@@ -129,3 +130,22 @@ def test_compile_of_a_laid_out_context_reports_the_same(monkeypatch: pytest.Monk
     plain = compile_report(STACK, load_context(data)).to_report()
     assert json.dumps(laid_out, ensure_ascii=False) == json.dumps(plain, ensure_ascii=False)
     assert len(laid_out["messages"]["sources"]) >= LAY_OUT_MESSAGES + 7
+
+
+def test_roles_of_a_parsed_file_share_one_string_each(tmp_path: Path, no_layout: None) -> None:
+    """Parsed from a file, each message's role is a string of its own; laid out, every message of a
+    role holds the interned string of that text (equal text, one object), and other values and
+    roles that are no string stay as they were (fails without the interning)."""
+    data = _data(LAY_OUT_MESSAGES + 1)
+    data["messages"][5]["role"] = 7
+    del data["messages"][6]["role"]
+    path = tmp_path / "context.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    parsed = load_context(path).data["messages"]
+    assert len({id(m["role"]) for m in parsed if m.get("role") == "assistant"}) > 1
+    context_codec.LAY_OUT_MESSAGES = LAY_OUT_MESSAGES
+    messages = load_context(path).data["messages"]
+    assert json.dumps(messages) == json.dumps(parsed)
+    for role in ("user", "assistant", "custom"):
+        assert {id(m["role"]) for m in messages if m.get("role") == role} == {id(sys.intern(role))}
+    assert messages[5]["role"] == 7 and "role" not in messages[6]
