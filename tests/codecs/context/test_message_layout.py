@@ -4,10 +4,9 @@
 from __future__ import annotations
 
 import json
-import statistics
+import subprocess
 import sys
 from collections.abc import Iterator
-from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -60,11 +59,6 @@ def no_layout(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     yield
 
 
-def _spread(messages: list[Any]) -> float:
-    """The median distance in bytes between consecutive message objects (CPython: ``id`` is the address)."""
-    return statistics.median(abs(id(b) - id(a)) for a, b in pairwise(messages))
-
-
 def _loaded_views(source: Any) -> tuple[str, Any]:
     context = load_context(source)
     return json.dumps(context.data, ensure_ascii=False), repr(context.runtime())
@@ -85,15 +79,45 @@ def test_long_history_laid_out_holds_the_same_data(count: int, tmp_path: Path, m
     assert laid_out == [_loaded_views(source) for source in (data, path, large)]
 
 
-def test_long_history_messages_sit_next_to_each_other(no_layout: None) -> None:
-    """The copies are made one after another: consecutive messages are a dict's size apart, where the
-    deep copy leaves each message's parts between them (fails without the layout)."""
-    data = _data(3 * LAY_OUT_MESSAGES)
-    scattered = _spread(load_context(data).data["messages"])
+_SPREAD_SCRIPT = """
+import json, statistics, sys
+from itertools import pairwise
+from forgec.codecs import context as context_codec
+from forgec.codecs.context import LAY_OUT_MESSAGES, load_context
+sys.path.insert(0, sys.argv[1])
+from test_message_layout import _data
+def spread(messages):
+    return statistics.median(abs(id(b) - id(a)) for a, b in pairwise(messages))
+data = _data(3 * LAY_OUT_MESSAGES)
+context_codec.LAY_OUT_MESSAGES = 1 << 30
+scattered = spread(load_context(data).data["messages"])
+context_codec.LAY_OUT_MESSAGES = LAY_OUT_MESSAGES
+print(json.dumps([spread(load_context(data).data["messages"]), scattered]))
+"""
+
+
+def test_long_history_messages_sit_next_to_each_other() -> None:
+    """The copies are made one after another: in a fresh interpreter (whose heap has no holes for them
+    to fill), consecutive messages are a dict's size apart, where the deep copy leaves each message's
+    parts between them (CPython: ``id`` is the address; fails without the layout)."""
+    out = subprocess.run(
+        [sys.executable, "-c", _SPREAD_SCRIPT, str(Path(__file__).parent)], capture_output=True, text=True, check=True
+    )
+    laid_out, scattered = json.loads(out.stdout)
+    assert laid_out <= 128 < scattered
+
+
+def test_dict_source_roles_interned(no_layout: None) -> None:
+    """A context given as data is laid out too: a role built at run time (no interned object) is
+    replaced by the interned string of its text (fails without the layout on this path)."""
+    data = _data(LAY_OUT_MESSAGES)
+    for message in data["messages"]:
+        message["role"] = "".join(message["role"])  # a new string object for each message
+    assert load_context(data).data["messages"][0]["role"] is not sys.intern("user")
     context_codec.LAY_OUT_MESSAGES = LAY_OUT_MESSAGES
     messages = load_context(data).data["messages"]
-    assert _spread(messages) <= 128 < scattered
-    assert messages == data["messages"] and not any(a is b for a, b in zip(messages, data["messages"], strict=True))
+    assert messages == data["messages"]
+    assert {id(m["role"]) for m in messages if m["role"] == "user"} == {id(sys.intern("user"))}
 
 
 def test_short_history_left_as_it_is() -> None:
