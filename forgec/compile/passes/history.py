@@ -534,6 +534,9 @@ def _scan(
     # build reads either form at about the same cost.
     measured_whole, summary_roles = _MEASURED_WHOLE, _SUMMARY_ROLES
     isascii = str.isascii
+    # a tool id's position, which a list and a dictionary both hold: compiled, an ``int`` local is boxed
+    # at each use (above 256, a second int object per id); as ``Any`` it is boxed once
+    position: Any
     # the usual shapes' own paths below (sizes read, no limit cutting from the newest back): reading
     # ids alone, the general walk is as quick (its shape tests end sooner) and they would only add tests
     forward = measure and limits is None
