@@ -15,6 +15,7 @@ from forgec.compile.passes.history import (
     _filter_roles,
     _first_id,
     _kept_within,
+    _missing_before,
     _newest_first,
     _repair_tool_pairs,
     _report_strip,
@@ -56,6 +57,22 @@ _MESSAGE = st.one_of(
     ),
     st.sampled_from([None, "text", 7]),
 )
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.dictionaries(st.sampled_from(["c1", "c2", "c3", "c4"]), st.integers(min_value=0, max_value=6)),
+    st.lists(st.sampled_from(["c1", "c2", "c3", "c4", "c5", None]), max_size=6),
+    st.integers(min_value=0, max_value=7),
+)
+def test_an_id_is_missing_when_no_key_or_a_position_before_the_first_kept(
+    positions: dict[str, int], ids: list[str | None], first: int
+) -> None:
+    """``_missing_before`` (``itemgetter`` over every id, the least position only when ``first`` is
+    above 0) answers what a test per id does: ``None`` and an unknown id are missing, and so is an id
+    whose last position is before ``first``; none, one and many ids alike."""
+    expected = any(identifier is None or positions.get(identifier, -1) < first for identifier in ids)
+    assert _missing_before(positions, ids, first) is expected
 
 
 @settings(max_examples=300, deadline=None)
@@ -704,3 +721,12 @@ def test_a_repair_after_a_newest_first_walk_cut_by_max_chars_is_the_stages_repai
         assert [(d.level, d.code, d.message) for d in diagnostics] == findings
         repaired += any(d.code == codes.HISTORY_TOOL_REPAIR for d in diagnostics)
     assert repaired > 10
+
+
+def test_max_chars_keeps_the_newest_within_the_budget_of_the_count_asked() -> None:
+    """``_kept_within`` reads the newest ``count`` sizes: all of the list uncopied, or its newest part."""
+    sizes = [9, 5, 4, 3]
+    assert _kept_within(sizes, 4, 21) == 4 and _kept_within(sizes, 4, 20) == 3
+    assert _kept_within(sizes, 2, 100) == 2 and _kept_within(sizes, 2, 12) == 2
+    assert _kept_within(sizes, 2, 6) == 1 and _kept_within(sizes, 2, 1) == 1
+    assert _kept_within(sizes, 3, 11) == 2 and _kept_within(sizes, 3, 12) == 3
