@@ -81,19 +81,11 @@ BUILTIN_SLOT_NAMES: Final = (
     "pi-docs",
     "variables",
 )
-#: pi-forge's built-in macros, in registration order (§3.3); :mod:`forgec.compile.macros.builtins`
-#: implements exactly these (a test holds the two equal).
-BUILTIN_MACRO_NAMES: Final = (
-    "cwd", "date", "time", "lastUserMessage", "selectedTools", "tools", "activeModel",
-    "setvar", "setturnvar", "setsessionvar", "getvar", "var", "getturnvar", "getsessionvar",
-    "clearvar", "clearturnvar", "clearsessionvar", "trim", "upper", "lower", "json", "xml",
-    "ifvar", "ifeq", "iftools", "ifslot",
-)  # fmt: skip
-#: each built-in macro's argument shape ``(min_args, max_args)``, in :data:`BUILTIN_MACRO_NAMES`' order: fewer
-#: raw arguments leave the macro unresolved, later ones are ignored (``None``: all are used).  The same shapes
-#: as :data:`forgec.compile.macros.builtins.BUILTIN_MACROS` (a test holds them equal), here so that ``forgec
-#: validate``'s macro lint reads them without importing the renderers and the macro engine (~18 M instructions
-#: of a cold run, docs/performance.md "Stop 31: cold validate").
+#: pi-forge's built-in macros in registration order (§3.3), each with its argument shape ``(min_args,
+#: max_args)``: fewer raw arguments leave the macro unresolved, later ones are ignored (``None``: all are used).
+#: :data:`forgec.compile.macros.builtins.BUILTIN_MACROS` implements exactly these and takes its shapes from here
+#: (a test holds the two equal), so ``forgec validate``'s macro lint reads them without importing the renderers
+#: and the macro engine (~18 M instructions of a cold run, docs/performance.md "Stop 31: cold validate").
 BUILTIN_MACRO_ARGS: Final[dict[str, tuple[int, int | None]]] = {
     "cwd": (0, 0), "date": (0, 0), "time": (0, 0), "lastUserMessage": (0, 0), "selectedTools": (0, 0),
     "tools": (0, 0), "activeModel": (0, 0),
@@ -103,6 +95,8 @@ BUILTIN_MACRO_ARGS: Final[dict[str, tuple[int, int | None]]] = {
     "trim": (0, 1), "upper": (0, 1), "lower": (0, 1), "json": (0, 1), "xml": (0, 1),
     "ifvar": (1, 3), "ifeq": (2, 4), "iftools": (1, 3), "ifslot": (1, 3),
 }  # fmt: skip
+#: pi-forge's built-in macros, in registration order (:data:`BUILTIN_MACRO_ARGS`' keys)
+BUILTIN_MACRO_NAMES: Final = tuple(BUILTIN_MACRO_ARGS)
 #: the built-in macros whose first argument names a variable they set (§3.3)
 VARIABLE_SETTER_MACROS: Final = ("setvar", "setturnvar", "setsessionvar")
 #: the built-in macros whose first argument names a variable they read or clear (§3.3)

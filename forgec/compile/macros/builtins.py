@@ -16,6 +16,7 @@ from forgec.compile.macros import engine
 from forgec.compile.macros.casemap import js_lower, js_upper
 from forgec.compile.macros.engine import MacroContext, check_length, check_units
 from forgec.js.values import UNDEFINED, js_len, js_string, js_trim, json_quote
+from forgec.model import BUILTIN_MACRO_ARGS
 from forgec.model.variables import MISSING, to_macro_text
 
 __all__ = ["BUILTIN_MACROS", "BUILTIN_RENDERERS", "BuiltinMacro", "escape_xml", "local_date", "local_time"]
@@ -268,33 +269,41 @@ class BuiltinMacro:
     summary: str = ""
 
 
+def _builtin(name: str, render: Callable[[MacroContext], str | None], kind: str, summary: str) -> BuiltinMacro:
+    """A row of the table, its argument shape read from :data:`forgec.model.BUILTIN_MACRO_ARGS`, the one
+    place the shapes are written (``forgec validate``'s macro lint reads them there without importing
+    this module and the engine)."""
+    least, most = BUILTIN_MACRO_ARGS[name]
+    return BuiltinMacro(name, render, kind, least, most, summary)
+
+
 _TABLE: tuple[BuiltinMacro, ...] = (
-    BuiltinMacro("cwd", _cwd, "value", summary="Pi's working directory"),
-    BuiltinMacro("date", _date, "value", summary="local date YYYY-MM-DD"),
-    BuiltinMacro("time", _time, "value", summary="local time HH:MM:SS"),
-    BuiltinMacro("lastUserMessage", _last_user_message, "value", summary="the latest user message"),
-    BuiltinMacro("selectedTools", _selected_tools, "value", summary="selected tools, comma separated"),
-    BuiltinMacro("tools", _selected_tools, "value", summary="selected tools, comma separated"),
-    BuiltinMacro("activeModel", _active_model, "value", summary="provider/id of the model"),
-    BuiltinMacro("setvar", _setvar, "set", 1, None, "set a variable ([turn|session::]name::value)"),
-    BuiltinMacro("setturnvar", _set_in("turn"), "set", 1, None, "set a turn variable"),
-    BuiltinMacro("setsessionvar", _set_in("session"), "set", 1, None, "set a session variable"),
-    BuiltinMacro("getvar", _get_in("any"), "get", 1, 1, "a variable's value, empty if missing"),
-    BuiltinMacro("var", _get_in("any"), "get", 1, 1, "a variable's value, empty if missing"),
-    BuiltinMacro("getturnvar", _get_in("turn"), "get", 1, 1, "a turn variable's value"),
-    BuiltinMacro("getsessionvar", _get_in("session"), "get", 1, 1, "a session variable's value"),
-    BuiltinMacro("clearvar", _clearvar, "clear", 1, 2, "remove a variable ([turn|session::]name)"),
-    BuiltinMacro("clearturnvar", _clear_in("turn"), "clear", 1, 1, "remove a turn variable"),
-    BuiltinMacro("clearsessionvar", _clear_in("session"), "clear", 1, 1, "remove a session variable"),
-    BuiltinMacro("trim", _trim, "filter", 0, 1, "JavaScript trim"),
-    BuiltinMacro("upper", _upper, "filter", 0, 1, "upper case"),
-    BuiltinMacro("lower", _lower, "filter", 0, 1, "lower case"),
-    BuiltinMacro("json", _json, "filter", 0, 1, "a JSON string literal"),
-    BuiltinMacro("xml", _xml, "filter", 0, 1, "XML-escaped text"),
-    BuiltinMacro("ifvar", _ifvar, "if", 1, 3, "branch on a variable's existence"),
-    BuiltinMacro("ifeq", _ifeq, "if", 2, 4, "branch on a variable's value"),
-    BuiltinMacro("iftools", _iftools, "if", 1, 3, "branch on a selected tool"),
-    BuiltinMacro("ifslot", _ifslot, "if", 1, 3, "branch on an enabled slot"),
+    _builtin("cwd", _cwd, "value", "Pi's working directory"),
+    _builtin("date", _date, "value", "local date YYYY-MM-DD"),
+    _builtin("time", _time, "value", "local time HH:MM:SS"),
+    _builtin("lastUserMessage", _last_user_message, "value", "the latest user message"),
+    _builtin("selectedTools", _selected_tools, "value", "selected tools, comma separated"),
+    _builtin("tools", _selected_tools, "value", "selected tools, comma separated"),
+    _builtin("activeModel", _active_model, "value", "provider/id of the model"),
+    _builtin("setvar", _setvar, "set", "set a variable ([turn|session::]name::value)"),
+    _builtin("setturnvar", _set_in("turn"), "set", "set a turn variable"),
+    _builtin("setsessionvar", _set_in("session"), "set", "set a session variable"),
+    _builtin("getvar", _get_in("any"), "get", "a variable's value, empty if missing"),
+    _builtin("var", _get_in("any"), "get", "a variable's value, empty if missing"),
+    _builtin("getturnvar", _get_in("turn"), "get", "a turn variable's value"),
+    _builtin("getsessionvar", _get_in("session"), "get", "a session variable's value"),
+    _builtin("clearvar", _clearvar, "clear", "remove a variable ([turn|session::]name)"),
+    _builtin("clearturnvar", _clear_in("turn"), "clear", "remove a turn variable"),
+    _builtin("clearsessionvar", _clear_in("session"), "clear", "remove a session variable"),
+    _builtin("trim", _trim, "filter", "JavaScript trim"),
+    _builtin("upper", _upper, "filter", "upper case"),
+    _builtin("lower", _lower, "filter", "lower case"),
+    _builtin("json", _json, "filter", "a JSON string literal"),
+    _builtin("xml", _xml, "filter", "XML-escaped text"),
+    _builtin("ifvar", _ifvar, "if", "branch on a variable's existence"),
+    _builtin("ifeq", _ifeq, "if", "branch on a variable's value"),
+    _builtin("iftools", _iftools, "if", "branch on a selected tool"),
+    _builtin("ifslot", _ifslot, "if", "branch on an enabled slot"),
 )
 
 #: name -> definition, in pi-forge's registration order
