@@ -396,8 +396,8 @@ def shared_history_sources(template: dict[str, Any], history: list[Any], roles: 
     by_role = _role_templates(template, _USUAL_ROLES)
     by_role[None] = by_role[""] = template  # a missing or null role reads as "" (as roles_of names it)
     try:
-        records = list(map(SourceRecord, map(by_role.get, stored)))  # SourceRecord(None): TypeError
-    except TypeError:  # a role with no usual record, or one that cannot be hashed
+        records = list(map(SourceRecord, map(by_role.__getitem__, stored)))
+    except (KeyError, TypeError):  # a role with no usual record, or one that cannot be hashed
         return None
     deque(map(dict.__setitem__, records, repeat("historyIndex"), _history_numbers(len(records))), maxlen=0)
     _shared = (key, list(stored), records)

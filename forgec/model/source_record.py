@@ -42,22 +42,22 @@ class SourceRecord(dict[str, Any]):
     def __delitem__(self, key: str) -> NoReturn:
         _refuse()
 
-    def __ior__(self, other: Any) -> NoReturn:  # type: ignore[misc,override]
+    def __ior__(self, other: Any) -> NoReturn:  # type: ignore[misc]
         _refuse()
 
     def clear(self) -> NoReturn:
         _refuse()
 
-    def pop(self, key: str, *default: Any) -> NoReturn:  # type: ignore[override]
+    def pop(self, key: str, *default: Any) -> NoReturn:
         _refuse()
 
     def popitem(self) -> NoReturn:
         _refuse()
 
-    def setdefault(self, key: str, default: Any = None) -> NoReturn:  # type: ignore[override]
+    def setdefault(self, key: str, default: Any = None) -> NoReturn:
         _refuse()
 
-    def update(self, *args: Any, **kwargs: Any) -> NoReturn:  # type: ignore[override]
+    def update(self, *args: Any, **kwargs: Any) -> NoReturn:
         _refuse()
 
     def copy(self) -> dict[str, Any]:
