@@ -11,6 +11,10 @@ the best and median calls are kept, and the ratio is printed with the load avera
 * ``history-50k`` / ``history-50k-filters`` / ``history-50k-all-filters``: ``example-default`` (read
   from its file on every call) over a context of 50,000 messages parsed before timing; the second
   with the history filters on, the third with all seven (``bench_scale.ALL_FILTERS``).
+* ``history-50k-fresh``: forgec compiles ``history-50k`` with a chat-history item no call saw before on
+  every call (``bench_scale.py --row history-50k-fresh``), so the history's shared source records never
+  answer and every call makes them; the reference side is ``history-50k``'s (it keeps nothing between
+  calls), and so is the output check.
 * ``items-1000``: a stack file of 1,000 distinct blocks, read on every call, 40 messages.
 * ``items-1000-fresh``: forgec compiles a stack file no call read before on every call (``bench_scale.py
   --row items-1000-fresh``: its blocks carry the call's number, so no parse or replay cache answers); the
@@ -50,7 +54,7 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 DRIVER = HERE / "reference_fresh.mjs"
-ROWS = ("history-50k", "history-50k-filters", "history-50k-all-filters", "items-1000", "items-1000-fresh", "rules",
+ROWS = ("history-50k", "history-50k-fresh", "history-50k-filters", "history-50k-all-filters", "items-1000", "items-1000-fresh", "rules",
         "import-convert", "import-cli")
 IMPORT_ROWS = ("import-convert", "import-cli")
 

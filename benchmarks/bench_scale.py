@@ -12,6 +12,11 @@ builder); ``--row NAME`` picks some (repeatable), the default runs them all.
   ``roles``, ``maxChars`` above the total, so the tool-pair repair walks every message too).
 * ``history-50k-payloads``: ``history-50k`` with the four provider request bodies.
 * ``history-50k-all-filters``: all seven history options on (:data:`ALL_FILTERS`).
+* ``history-50k-fresh``: ``history-50k`` where every call reads a stack file no call read before, whose
+  chat-history item is named after the call: the records of a long history are shared between
+  compiles of the same history and item (``forgec.compile.assemble.shared_history_sources``), so
+  this row times the compile that makes them -- a first preview of a conversation, or a host whose
+  history changed since the last compile.
 * ``items-1000``: a stack file of 1,000 distinct blocks (every third one a user or assistant
   message), each with a few macros (``setvar``/``getvar``, a filter, a conditional, an unknown
   macro), compiled again and again as an editor or a test run does.
@@ -207,6 +212,31 @@ def _history_row(tmp: Path, *, filters: bool, payloads: bool, options: dict[str,
     return Workload(run, "50,000 messages, context loaded" + shown + (", payloads" if payloads else ""))
 
 
+def _history_fresh_row(tmp: Path) -> Workload:
+    from forgec.codecs.context import load_context
+    from forgec.report import compile_report
+
+    paths = []
+    for number in range(FRESH_FILES):
+        stack = history_stack(None)
+        for item in stack["items"]:
+            if item.get("slot") == "chat-history":
+                item["name"] = f"Chat History (call {number})"
+        path = tmp / f"history-{number}.json"
+        path.write_text(json.dumps(stack), encoding="utf-8")
+        paths.append(path)
+    context = load_context(_context_data(50_000))
+    unread = iter(paths)
+
+    def run() -> Any:
+        path = next(unread, None)
+        if path is None:
+            raise SystemExit(f"history-50k-fresh: at most {FRESH_FILES - 1} calls after the warm-up")
+        return compile_report(path, context).to_report()
+
+    return Workload(run, "50,000 messages, context loaded, a chat-history item no call saw before", fresh=True)
+
+
 def _items_row(tmp: Path) -> Workload:
     from forgec.codecs.context import load_context
     from forgec.report import compile_report
@@ -251,6 +281,7 @@ ROWS: dict[str, Callable[[Path], Workload]] = {
     "history-50k-filters": lambda tmp: _history_row(tmp, filters=True, payloads=False),
     "history-50k-payloads": lambda tmp: _history_row(tmp, filters=False, payloads=True),
     "history-50k-all-filters": lambda tmp: _history_row(tmp, filters=True, payloads=False, options=ALL_FILTERS),
+    "history-50k-fresh": _history_fresh_row,
     "items-1000": _items_row,
     "items-1000-fresh": _items_fresh_row,
 }

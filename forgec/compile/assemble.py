@@ -340,67 +340,82 @@ def _add_history_sources(
     """
     template = {**head, "historyIndex": 0, "historyCount": len(history), "role": ""}
     if len(history) >= SHARED_HISTORY:
-        shared = shared_history_sources(template, history, roles)
-        if shared is not None:
-            sources.extend(shared)
-            return
+        try:
+            stored = _stored_roles(history) if roles is None else roles
+        except TypeError:  # a message that is no dict: the general way says what each one's role is
+            stored = None
+        if stored is not None:
+            shared = shared_history_sources(template, stored, copied=roles is None)
+            if shared is not None:
+                sources.extend(shared)
+                return
+        _add_many_history_sources(sources, template, history, roles, stored)
+        return
     if len(history) > _FEW_MESSAGES or not _add_few_history_sources(sources, template, history, roles):
         _add_many_history_sources(sources, template, history, roles)
 
 
-#: from this many messages a history's source records are :class:`SourceRecord` records shared between
-#: compiles (:func:`shared_history_sources`); the threshold of a large compile (the collector's pause)
+#: from this many messages a history's source records may be shared between compiles
+#: (:func:`shared_history_sources`); the threshold of a large compile (the collector's pause)
 SHARED_HISTORY = LARGE_COMPILE
 
-#: the last long history's records: ``(key, roles, records)`` (:func:`shared_history_sources`)
+#: the last long history whose records were made plain: ``(key, roles)``; and the last long
+#: history's shared records: ``(key, roles, records)`` (:func:`shared_history_sources`)
+_seen: tuple[tuple[Any, ...], list[Any]] | None = None
 _shared: tuple[tuple[Any, ...], list[Any], list[SourceRecord]] | None = None
 
 
-def shared_history_sources(template: dict[str, Any], history: list[Any], roles: list[Any] | None) -> list[SourceRecord] | None:
-    """The source records of a long ``history`` (one per message, as :func:`_add_history_sources`
-    makes them from ``template``) as read-only :class:`SourceRecord` records, the same objects for every
-    compile of the same history; None when they cannot be shared (then the caller makes plain ones).
+def shared_history_sources(template: dict[str, Any], stored: list[Any], *, copied: bool = False) -> list[SourceRecord] | None:
+    """The source records of a long history (one per message, as :func:`_add_history_sources` makes
+    them from ``template``; ``stored``: each message's stored role, or the names ``roles_of`` gives
+    them) as read-only :class:`SourceRecord` records that every compile of the same history gets as
+    the same objects; None when the caller is to make plain records (a first sight, or records that
+    cannot be shared).  ``copied``: ``stored`` is the caller's own new list (else it is copied before
+    it is kept).
 
     Why: the records are most of a long history's compile (50,000 dicts made and, with the report,
     freed: ~7 ms of a ~9.5 ms compiled call, more than pi-forge's whole call; stop 29 measured the
     floor), yet they depend on nothing but ``template`` (the chat-history item's members and the
     history's length) and each message's role.  So the last long history's records are kept with
-    what they were made from -- one entry, at most a history's worth of records (~14 MB at 50,000
-    messages, beside the context's own ~100 MB) -- and a compile whose template and roles are the same
-    gets the same records: the roles are read (a C pass over messages laid out at load) and compared
-    (a pointer comparison each: the roles of a loaded context are interned), the records themselves
-    are not made again.  An editor or a language server previewing stacks over one loaded
-    conversation, ``Batch.stacks`` and a host recompiling an unchanged history take this path; a host
-    whose history grew by a message makes new records (its length is in every record).
+    what they were made from -- one entry, a history's worth of records (~14 MB at 50,000 messages,
+    beside the context's own ~100 MB) -- and a compile whose template and roles are the same gets the
+    same records: the roles are read (a C pass over messages laid out at load) and compared (a
+    pointer comparison each: a loaded context's roles are interned), no record is made.  An editor
+    or a language server previewing stacks over one loaded conversation, ``Batch.stacks`` and a host
+    recompiling an unchanged history take this path.
+
+    At a first sight the records are made plain, by the usual loops, and only the template and the
+    roles are kept: a host whose history grew by a message since its last compile (its length is in
+    every record) must not pay for records no later compile will share (``SourceRecord(record)`` per
+    message and the free of the previous shared records: +60 % on such a compile, measured).  At a
+    second sight they are made read-only and kept.  So the first report of a long history holds plain
+    dicts and the later ones the shared records: equal data either way.
 
     Shared only when nothing in a record can change: the template's values are strings, numbers,
-    booleans, null or ``UNDEFINED`` (compared with their types: ``1``, ``1.0`` and ``true`` are
+    booleans, null or ``UNDEFINED`` (compared with their types: ``1``, ``1.0`` and ``true`` print as
     different records), and every role picks one of the usual records (:data:`_USUAL_ROLES`, or a
-    missing or null role); else None, and a message that is no dict or a role that cannot be hashed
-    goes the general way too.  The records are made at a first sight, not a second: a record handed
-    out plain could not later be shared, and a history of the same length must not give mutable
-    records once and read-only ones the next time (the cost: ``SourceRecord(template)`` is ~20 %
-    dearer than ``dict.copy``, ~1 ms at 50,000 messages, paid by a compile of a history not seen
-    before)."""
-    global _shared
+    missing, null or empty role); else None, as for a role that cannot be hashed."""
+    global _seen, _shared
     if not all(type(value) in _IMMUTABLE_VALUES for value in template.values()):
         return None
     key = tuple(chain.from_iterable((name, type(value), value) for name, value in template.items()))
-    try:
-        stored = _stored_roles(history) if roles is None else roles
-    except TypeError:  # a message that is no dict
-        return None
     shared = _shared  # read once: another thread may replace it (never change it)
     if shared is not None and shared[0] == key and shared[1] == stored:
         return shared[2]
+    seen = _seen
+    if seen is None or seen[0] != key or seen[1] != stored:
+        _seen = (key, stored if copied else list(stored))
+        return None
     by_role = _role_templates(template, _USUAL_ROLES)
     by_role[None] = by_role[""] = template  # a missing or null role reads as "" (as roles_of names it)
     try:
-        records = list(map(SourceRecord, map(by_role.__getitem__, stored)))
+        plain = list(map(dict.copy, map(by_role.__getitem__, stored)))
     except (KeyError, TypeError):  # a role with no usual record, or one that cannot be hashed
         return None
-    deque(map(dict.__setitem__, records, repeat("historyIndex"), _history_numbers(len(records))), maxlen=0)
-    _shared = (key, list(stored), records)
+    _store_all(plain, "historyIndex", _history_numbers(len(plain)))
+    records = list(map(SourceRecord, plain))  # cheaper than storing the numbers through SourceRecord
+    _shared = (key, seen[1], records)
+    _seen = None
     return records
 
 
@@ -410,9 +425,14 @@ _IMMUTABLE_VALUES = frozenset((str, int, float, bool, type(None), type(UNDEFINED
 
 
 def _add_many_history_sources(
-    sources: list[dict[str, Any]], template: dict[str, Any], history: list[Any], roles: list[str] | None
+    sources: list[dict[str, Any]],
+    template: dict[str, Any],
+    history: list[Any],
+    roles: list[str] | None,
+    stored: list[Any] | None = None,
 ) -> None:
-    """:func:`_add_history_sources`'s records by C loops (see there), from the record ``template``."""
+    """:func:`_add_history_sources`'s records by C loops (see there), from the record ``template``;
+    ``stored``: the roles :func:`_stored_roles` read (or ``roles``) when the caller has them."""
     start = len(sources)
     by_role = _role_templates(template, _USUAL_ROLES)
     by_role[None] = template  # a missing or null role reads as ""
@@ -420,7 +440,8 @@ def _add_many_history_sources(
         # the roles first, in a pass of their own: the message dicts are scattered over the heap and
         # each read is two dependent cache misses, which a short C loop overlaps across messages; read
         # inside the copying loop they were paid one after another (~0.5 ms of 50,000, stop 29)
-        stored = _stored_roles(history) if roles is None else roles
+        if stored is None:
+            stored = _stored_roles(history) if roles is None else roles
         built = _copy_role_records(sources, by_role, stored)
     except TypeError:  # a message that is no dict, or an unhashable role
         built = False
