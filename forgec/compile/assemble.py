@@ -359,9 +359,9 @@ def _add_history_sources(
 #: (:func:`shared_history_sources`); the threshold of a large compile (the collector's pause)
 SHARED_HISTORY = LARGE_COMPILE
 
-#: the last long history whose records were made plain: ``(key, roles)``; and the last long
+#: the template (the key) of the last long history whose records were made plain; and the last long
 #: history's shared records: ``(key, roles, records)`` (:func:`shared_history_sources`)
-_seen: tuple[tuple[Any, ...], list[Any]] | None = None
+_seen: tuple[Any, ...] | None = None
 _shared: tuple[tuple[Any, ...], list[Any], list[SourceRecord]] | None = None
 
 
@@ -384,12 +384,13 @@ def shared_history_sources(template: dict[str, Any], stored: list[Any], *, copie
     or a language server previewing stacks over one loaded conversation, ``Batch.stacks`` and a host
     recompiling an unchanged history take this path.
 
-    At a first sight the records are made plain, by the usual loops, and only the template and the
-    roles are kept: a host whose history grew by a message since its last compile (its length is in
-    every record) must not pay for records no later compile will share (``SourceRecord(record)`` per
-    message and the free of the previous shared records: +60 % on such a compile, measured).  At a
-    second sight they are made read-only and kept.  So the first report of a long history holds plain
-    dicts and the later ones the shared records: equal data either way.
+    At a first sight the records are made plain, by the usual loops, and only the template is kept
+    (it holds the history's length): a host whose history grew by a message since its last compile
+    must not pay for records no later compile will share (``SourceRecord(record)`` per message and the
+    free of the previous shared records: +60 % on such a compile, measured), nor keep its roles (a
+    list the collector would visit).  At the next compile with that template the records are made
+    read-only and kept, with the roles they were made from.  So the first report of a long history
+    holds plain dicts and the later ones the shared records: equal data either way.
 
     Shared only when nothing in a record can change: the template's values are strings, numbers,
     booleans, null or ``UNDEFINED`` (compared with their types: ``1``, ``1.0`` and ``true`` print as
@@ -402,9 +403,8 @@ def shared_history_sources(template: dict[str, Any], stored: list[Any], *, copie
     shared = _shared  # read once: another thread may replace it (never change it)
     if shared is not None and shared[0] == key and shared[1] == stored:
         return shared[2]
-    seen = _seen
-    if seen is None or seen[0] != key or seen[1] != stored:
-        _seen = (key, stored if copied else list(stored))
+    if _seen != key:
+        _seen = key
         return None
     by_role = _role_templates(template, _USUAL_ROLES)
     by_role[None] = by_role[""] = template  # a missing or null role reads as "" (as roles_of names it)
@@ -414,7 +414,7 @@ def shared_history_sources(template: dict[str, Any], stored: list[Any], *, copie
         return None
     _store_all(plain, "historyIndex", _history_numbers(len(plain)))
     records = list(map(SourceRecord, plain))  # cheaper than storing the numbers through SourceRecord
-    _shared = (key, seen[1], records)
+    _shared = (key, stored if copied else list(stored), records)
     _seen = None
     return records
 
