@@ -12,6 +12,9 @@ builder); ``--row NAME`` picks some (repeatable), the default runs them all.
   ``roles``, ``maxChars`` above the total, so the tool-pair repair walks every message too).
 * ``history-50k-payloads``: ``history-50k`` with the four provider request bodies.
 * ``history-50k-all-filters``: all seven history options on (:data:`ALL_FILTERS`).
+* ``load-50k``: ``load_context`` of the same 50,000-message context given as data (a host that
+  passes its conversation as Python objects): the copy the context keeps, validation, defaults and
+  the history's layout; the row's report is the loaded ``context.data``.
 * ``items-1000``: a stack file of 1,000 distinct blocks (every third one a user or assistant
   message), each with a few macros (``setvar``/``getvar``, a filter, a conditional, an unknown
   macro), compiled again and again as an editor or a test run does.
@@ -207,6 +210,17 @@ def _history_row(tmp: Path, *, filters: bool, payloads: bool, options: dict[str,
     return Workload(run, "50,000 messages, context loaded" + shown + (", payloads" if payloads else ""))
 
 
+def _load_row(tmp: Path) -> Workload:
+    from forgec.codecs.context import load_context
+
+    data = _context_data(50_000)
+
+    def run() -> Any:
+        return load_context(data).data
+
+    return Workload(run, "50,000 messages given as data, loaded")
+
+
 def _items_row(tmp: Path) -> Workload:
     from forgec.codecs.context import load_context
     from forgec.report import compile_report
@@ -251,6 +265,7 @@ ROWS: dict[str, Callable[[Path], Workload]] = {
     "history-50k-filters": lambda tmp: _history_row(tmp, filters=True, payloads=False),
     "history-50k-payloads": lambda tmp: _history_row(tmp, filters=False, payloads=True),
     "history-50k-all-filters": lambda tmp: _history_row(tmp, filters=True, payloads=False, options=ALL_FILTERS),
+    "load-50k": _load_row,
     "items-1000": _items_row,
     "items-1000-fresh": _items_fresh_row,
 }

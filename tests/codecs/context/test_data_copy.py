@@ -1,7 +1,9 @@
 """A context given as data is copied (``load_context(dict)``): the context holds data of its own,
 equal to what was given (key order too), and everything ``copy.deepcopy`` did that anyone could see
 stays as it was -- the types it keeps, the objects it shares within a member, the cycles it copies,
-the depth limit's diagnostic.  These tests were written against the deep copy (stop 32)."""
+the depth limit's diagnostic.  These tests were written against the deep copy (stop 32) and hold for
+the plain-data copier that replaced it for JSON data (``context._copied``), but for the deepest
+nesting allowed, which the deep copy could not copy."""
 
 from __future__ import annotations
 
@@ -247,6 +249,16 @@ def test_too_deep_is_refused_with_the_pointer() -> None:
     assert len(caught.value.pointer) == CONTEXT_MAX_DEPTH + 1
 
 
+@pytest.mark.parametrize("levels", [CONTEXT_MAX_DEPTH - 10, CONTEXT_MAX_DEPTH - 1])
+def test_deepest_allowed_nesting_loads(levels: int) -> None:
+    """Nesting the limit allows loads, a copy of it (``copy.deepcopy`` needed two frames a level and
+    failed with a RecursionError from ~490 levels under a test runner; the plain copy needs one).
+    At ``CONTEXT_MAX_DEPTH - 1`` the innermost lists sit at the limit itself."""
+    data = {"variables": {"a": _nested(levels)}, "messages": [{"role": "user", "content": _nested(levels - 1)}]}
+    loaded = load_context(data).data
+    assert loaded["variables"] == data["variables"] and loaded["messages"] == data["messages"]
+
+
 def test_not_an_object_is_refused() -> None:
     for value in ([], "text", 3, 3.5):
         with pytest.raises(ContextError):
@@ -274,3 +286,84 @@ def test_long_history_roles_interned_from_data() -> None:
     short = load_context({"messages": history[:5]}).data["messages"]
     assert short[1]["role"] is history[1]["role"]  # below the threshold, the given string (as before)
 
+
+
+def _refusal(data: Any) -> tuple[str | None, tuple[str | int, ...]]:
+    with pytest.raises(ContextError) as caught:
+        load_context(data)
+    return caught.value.code, caught.value.pointer
+
+
+def _deep_dicts(levels: int) -> Any:
+    value: Any = 1
+    for _ in range(levels):
+        value = {"k": value}
+    return value
+
+
+@pytest.mark.parametrize("count", [1, LAY_OUT_MESSAGES])
+def test_the_depth_limit_is_where_it_was(count: int) -> None:
+    """A container at depth ``CONTEXT_MAX_DEPTH`` (the context itself at 0) is allowed, one below it
+    is refused as nested too deep -- in every member, a message, an unknown member and ``$comment``.
+    An unknown member makes each context invalid, so the allowed depth is seen (as the other
+    refusal) without copying it (the deep copy could not copy it)."""
+    limit = CONTEXT_MAX_DEPTH
+    history = _history(count)
+    shapes = [
+        lambda n: {"variables": {"a": _nested(n - 1)}},  # variables at 1, the lists at 2..n
+        lambda n: {"variables": _deep_dicts(n)},
+        lambda n: {"messages": [*history[:-1], {"role": "user", "content": _nested(n - 2)}]},
+        lambda n: {"messages": history, "finalizeMessages": [{"role": "user", "content": _deep_dicts(n - 2)}]},
+        lambda n: {"unknown": _nested(n)},
+        lambda n: {"$comment": _nested(n)},
+    ]
+    for shape in shapes:
+        allowed = {"bogus": True, **shape(limit)}
+        assert _refusal(allowed) == (None, ("bogus",))  # the unknown member, not the depth
+        code, pointer = _refusal({"bogus": True, **shape(limit + 1)})
+        assert code == codes.NESTING_TOO_DEEP and len(pointer) == limit + 1
+
+
+def test_a_comment_is_kept_as_given() -> None:
+    comment = ["a", {"b": 1}]
+    loaded = load_context({"$comment": comment, "messages": _history(LAY_OUT_MESSAGES)}).data
+    assert loaded["$comment"] is comment
+    assert load_context({"$comment": "text"}).data["$comment"] == "text"
+
+
+def test_json_data_takes_the_plain_copy() -> None:
+    """The plain copy is what loads JSON data (the tests above would pass on the old path too)."""
+    for count in (3, LAY_OUT_MESSAGES):
+        data = _data(count)
+        del data["$comment"]
+        copied = context_codec._plain_copy(data)
+        assert copied is not None and copied[1] is (count >= LAY_OUT_MESSAGES)
+        assert json.dumps(copied[0]) == json.dumps(data)
+    held = _history(LAY_OUT_MESSAGES)  # a host holding every message twice over: the ids are counted
+    again = list(held)
+    assert context_codec._plain_copy({"messages": held}) is not None and again == held
+
+
+@pytest.mark.parametrize(
+    "odd",
+    [
+        {"variables": {"a": ("x",)}},
+        {"variables": {"a": {1: "x"}}},
+        {"messages": [{"role": "user", "content": [{1, 2}]}]},
+        {"$comment": ["note"]},
+        {"variables": {"a": _nested(CONTEXT_MAX_DEPTH)}},
+        {"variables": {"a": [1.5, True, None, 2**70, 7]}, 3: "x"},
+    ],
+)
+def test_what_the_plain_copy_leaves_to_the_old_path(odd: dict[Any, Any]) -> None:
+    assert context_codec._plain_copy(odd) is None
+
+
+def test_a_repeated_container_leaves_the_copy_to_the_old_path() -> None:
+    part = {"type": "text", "text": "x"}
+    assert context_codec._plain_copy({"messages": [{"role": "user", "content": [part, part]}]}) is None
+    history = _history(LAY_OUT_MESSAGES)
+    history.append(history[0])
+    assert context_codec._plain_copy({"messages": history}) is None
+    shared = [1]
+    assert context_codec._plain_copy({"variables": {"a": shared}, "finalizeMessages": [{"c": shared}]}) is None
