@@ -195,7 +195,7 @@ def test_values_that_are_not_json_data_are_deep_copied(count: int) -> None:
     class Number(int):
         pass
 
-    history: list[Any] = _history(count)
+    history: list[Any] = _history(count + 3)
     history[0] = Message(role="user", content="sub")
     history[1]["role"] = Role("user")
     history[-1]["content"] = ("a", ["b"])
@@ -204,10 +204,11 @@ def test_values_that_are_not_json_data_are_deep_copied(count: int) -> None:
     history[-1]["n"] = Number(3)
     counted = _Counted()
     history[-1]["object"] = counted
+    history[2][_Counted()] = "an object as a key"
     _Counted.copies = 0
     loaded = load_context({"messages": history, "variables": {"t": ("x",), "o": counted}}).data
     messages = loaded["messages"]
-    assert _Counted.copies == 2
+    assert _Counted.copies == 3
     assert type(messages[0]) is Message and messages[0] is not history[0] and messages[0] == history[0]
     assert type(messages[1]["role"]) is Role
     last = messages[-1]
@@ -216,7 +217,9 @@ def test_values_that_are_not_json_data_are_deep_copied(count: int) -> None:
     assert last["tags"] == {1, 2} and last["tags"] is not history[-1]["tags"]
     assert type(last["n"]) is Number and type(last["object"]) is _Counted
     assert loaded["variables"]["t"] == ("x",)
-    assert messages[2:-1] == history[2:-1]
+    assert messages[3:-1] == history[3:-1]
+    keys = [key for key in messages[2] if type(key) is _Counted]
+    assert len(keys) == 1 and keys[0] not in history[2]  # the key is a copy
 
 
 def test_list_and_dict_subclasses_keep_their_type() -> None:
