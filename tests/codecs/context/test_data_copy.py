@@ -327,8 +327,8 @@ def test_the_depth_limit_is_where_it_was(count: int) -> None:
         assert code == codes.NESTING_TOO_DEEP and len(pointer) == limit + 1
 
 
-def test_a_comment_is_kept_as_given() -> None:
-    comment = ["a", {"b": 1}]
+@pytest.mark.parametrize("comment", [["a", {"b": 1}], {"note": ["x"]}])
+def test_a_comment_is_kept_as_given(comment: Any) -> None:
     loaded = load_context({"$comment": comment, "messages": _history(LAY_OUT_MESSAGES)}).data
     assert loaded["$comment"] is comment
     assert load_context({"$comment": "text"}).data["$comment"] == "text"
