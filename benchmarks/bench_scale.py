@@ -17,6 +17,9 @@ builder); ``--row NAME`` picks some (repeatable), the default runs them all.
   compiles of the same history and item (``forgec.compile.assemble.shared_history_sources``), so
   this row times the compile that makes them -- a first preview of a conversation, or a host whose
   history changed since the last compile.
+* ``load-50k``: ``load_context`` of the same 50,000-message context given as data (a host that
+  passes its conversation as Python objects): the copy the context keeps, validation, defaults and
+  the history's layout; the row's report is the loaded ``context.data``.
 * ``items-1000``: a stack file of 1,000 distinct blocks (every third one a user or assistant
   message), each with a few macros (``setvar``/``getvar``, a filter, a conditional, an unknown
   macro), compiled again and again as an editor or a test run does.
@@ -237,6 +240,17 @@ def _history_fresh_row(tmp: Path) -> Workload:
     return Workload(run, "50,000 messages, context loaded, a chat-history item no call saw before", fresh=True)
 
 
+def _load_row(tmp: Path) -> Workload:
+    from forgec.codecs.context import load_context
+
+    data = _context_data(50_000)
+
+    def run() -> Any:
+        return load_context(data).data
+
+    return Workload(run, "50,000 messages given as data, loaded")
+
+
 def _items_row(tmp: Path) -> Workload:
     from forgec.codecs.context import load_context
     from forgec.report import compile_report
@@ -282,6 +296,7 @@ ROWS: dict[str, Callable[[Path], Workload]] = {
     "history-50k-payloads": lambda tmp: _history_row(tmp, filters=False, payloads=True),
     "history-50k-all-filters": lambda tmp: _history_row(tmp, filters=True, payloads=False, options=ALL_FILTERS),
     "history-50k-fresh": _history_fresh_row,
+    "load-50k": _load_row,
     "items-1000": _items_row,
     "items-1000-fresh": _items_fresh_row,
 }
