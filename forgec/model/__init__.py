@@ -11,7 +11,8 @@ The rest of the room holds the values a compile consumes:
 
 * :mod:`forgec.model.runtime` -- the host snapshot (``Runtime``);
 * :mod:`forgec.model.variables` -- the variable store;
-* :mod:`forgec.model.messages` -- how an agent message's role and text are read.
+* :mod:`forgec.model.messages` -- how an agent message's role and text are read;
+* :mod:`forgec.model.source_record` -- the read-only message source compiles of one long history share.
 
 This module imports nothing: it is read by the ground floor's neighbours and by every layer above.
 """
