@@ -217,7 +217,6 @@ def _history_row(tmp: Path, *, filters: bool, payloads: bool, options: dict[str,
 
 def _history_fresh_row(tmp: Path) -> Workload:
     from forgec.codecs.context import load_context
-    from forgec.report import compile_report
 
     paths = []
     for number in range(FRESH_FILES):
@@ -229,15 +228,7 @@ def _history_fresh_row(tmp: Path) -> Workload:
         path.write_text(json.dumps(stack), encoding="utf-8")
         paths.append(path)
     context = load_context(_context_data(50_000))
-    unread = iter(paths)
-
-    def run() -> Any:
-        path = next(unread, None)
-        if path is None:
-            raise SystemExit(f"history-50k-fresh: at most {FRESH_FILES - 1} calls after the warm-up")
-        return compile_report(path, context).to_report()
-
-    return Workload(run, "50,000 messages, context loaded, a chat-history item no call saw before", fresh=True)
+    return _each_once("history-50k-fresh", paths, context, "50,000 messages, context loaded, a chat-history item no call saw before")
 
 
 def _load_row(tmp: Path) -> Workload:
@@ -271,7 +262,6 @@ FRESH_FILES = 64
 
 def _items_fresh_row(tmp: Path) -> Workload:
     from forgec.codecs.context import load_context
-    from forgec.report import compile_report
 
     paths = []
     for number in range(FRESH_FILES):
@@ -279,15 +269,22 @@ def _items_fresh_row(tmp: Path) -> Workload:
         path.write_text(json.dumps(_items_stack(1000, salt=f" (call {number})")), encoding="utf-8")
         paths.append(path)
     context = load_context(_context_data(40))
+    return _each_once("items-1000-fresh", paths, context, "1,000 distinct blocks, a stack file no call read before")
+
+
+def _each_once(row: str, paths: list[Path], context: Any, label: str) -> Workload:
+    """A workload whose every call compiles the next of ``paths``, each once (the warm-up is the first)."""
+    from forgec.report import compile_report
+
     unread = iter(paths)
 
     def run() -> Any:
         path = next(unread, None)
         if path is None:
-            raise SystemExit(f"items-1000-fresh: at most {FRESH_FILES - 1} calls after the warm-up")
+            raise SystemExit(f"{row}: at most {len(paths) - 1} calls after the warm-up")
         return compile_report(path, context).to_report()
 
-    return Workload(run, "1,000 distinct blocks, a stack file no call read before", fresh=True)
+    return Workload(run, label, fresh=True)
 
 
 ROWS: dict[str, Callable[[Path], Workload]] = {

@@ -213,9 +213,10 @@ def test_a_shared_record_reads_and_prints_as_a_dict() -> None:
 def test_two_compiles_of_one_loaded_context_share_the_records_and_report_the_same(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    from importlib.resources import files
+
     from forgec.codecs.context import load_context
     from forgec.report import compile_report
-    from importlib.resources import files
 
     data = json.loads(files("forgec.samples").joinpath("context.json").read_text(encoding="utf-8"))
     data["messages"] = [{"role": "user", "content": f"turn {i}", "timestamp": 1_700_000_000_000 + i}
