@@ -40,7 +40,9 @@ def to_pi_list(diagnostics: list[Diagnostic]) -> list[dict[str, Any]]:
     """pi-forge's view of a list: forgec-only findings left out, order kept."""
     if not diagnostics:  # most lists of a report are empty: no comprehension set up (3 lists a report)
         return []
-    return [d.to_pi() for d in diagnostics if not d.extra]
+    from forgec.diagnostics.core import pi_list  # loaded already: the list holds diagnostics
+
+    return pi_list(diagnostics)
 
 
 def __getattr__(name: str) -> Any:

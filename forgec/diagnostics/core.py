@@ -7,6 +7,7 @@ validate`` of a clean file answered from the cache never makes a diagnostic.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -88,4 +89,11 @@ class Diagnostic:
         if self.field is not None:
             out["field"] = self.field
         return out
+
+
+def pi_list(diagnostics: Iterable[Diagnostic]) -> list[dict[str, Any]]:
+    """:func:`forgec.diagnostics.to_pi_list` of a non-empty list, here so that the build compiles it: the
+    flag and the method are then read natively (a report of 1,000 new blocks holds 2,000 findings,
+    ~1,300 instructions each through the interpreter's loop and the method's wrapper)."""
+    return [d.to_pi() for d in diagnostics if not d.extra]
 

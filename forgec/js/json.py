@@ -183,7 +183,7 @@ FAST_MAX_DEPTH = 254
 #: bytes a process reads through the usual path before :func:`loads_bytes` imports orjson
 ORJSON_AFTER_BYTES = 0 if os.environ.get("FORGEC_ORJSON") == "1" else 1 << 20
 _BOM = b"\xef\xbb\xbf"
-#: ``(orjson.loads, orjson.dumps, orjson.OPT_STRICT_INTEGER)``, or None: absent, turned off, or not yet
+#: ``(orjson.loads, orjson.dumps, orjson.OPT_STRICT_INTEGER, orjson.OPT_SORT_KEYS)``, or None: absent, turned off, or not yet
 _ORJSON: Any = None
 #: whether :func:`_find_orjson` has run (then :data:`_ORJSON` is final until :func:`use_orjson`)
 _ORJSON_LOOKED = False
@@ -203,8 +203,30 @@ def _find_orjson() -> Any:
         import orjson
     except ImportError:
         return None
-    _ORJSON = (orjson.loads, orjson.dumps, orjson.OPT_STRICT_INTEGER)
+    _ORJSON = (orjson.loads, orjson.dumps, orjson.OPT_STRICT_INTEGER, orjson.OPT_SORT_KEYS)
     return _ORJSON
+
+
+def orjson_in_use() -> bool:
+    """Whether :func:`loads_bytes` reads through orjson now (then :func:`dumps_sorted` writes too)."""
+    return _ORJSON is not None
+
+
+def dumps_sorted(value: Any) -> bytes | None:
+    """orjson's compact UTF-8 text of ``value`` with every object's keys sorted by code point, or None
+    when orjson is not in use now (see :func:`loads_bytes`: it is looked for after a megabyte of JSON, so
+    a small run never imports it) or refuses ``value`` (a lone surrogate, a key that is not exactly a
+    string, a type it does not know).  The caller vouches that ``value`` is data orjson writes as the
+    ``json`` encoder would (``forgec.fingerprint._check_plain``): orjson also writes dataclasses, dates
+    and NaN, which the runtime does not."""
+    fast = _ORJSON
+    if fast is None:
+        return None
+    try:
+        data: bytes = fast[1](value, None, fast[3])
+    except TypeError:  # orjson.JSONEncodeError is a TypeError
+        return None
+    return data
 
 
 def use_orjson(enabled: bool | None) -> bool:

@@ -20,3 +20,13 @@ def test_forgec_only_findings_are_left_out_in_order() -> None:
     ]
     assert to_pi_list(findings) == [{"level": "warning", "message": "a", "itemId": "x"}, {"level": "error", "message": "b"}]
     assert to_pi_list([findings[1]]) == []
+
+
+def test_a_tuple_and_a_long_list_give_each_finding_a_new_dict() -> None:
+    """A loaded stack keeps its findings in a tuple; a report of 1,000 blocks has thousands (the list is
+    made by compiled code, ``forgec.diagnostics.core.pi_list``)."""
+    findings = tuple(Diagnostic("warning", f"m{i}", "FG1", item_id=f"i{i}" if i % 2 else None, extra=i % 5 == 0) for i in range(100))
+    made = to_pi_list(findings)  # type: ignore[arg-type]
+    assert made == [d.to_pi() for d in findings if not d.extra]
+    assert len(made) == 80 and len({id(d) for d in made}) == 80
+    assert made[0] == {"level": "warning", "message": "m1", "itemId": "i1"} and made[1] == {"level": "warning", "message": "m2"}
