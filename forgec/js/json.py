@@ -167,8 +167,9 @@ def _mapped(text: str) -> bytes:
 # byte-order mark, invalid UTF-8, a lone surrogate escape, ``1e400``, an integer beyond +-(2**53 - 1),
 # nesting past FAST_MAX_DEPTH, any invalid text -- falls back to the path above, unchanged, which gives
 # V8's value or V8's error.  Integers: orjson gives an ``int`` up to 64 bits, where forgec's data model
-# holds JavaScript's double beyond 2**53; its ``dumps`` with OPT_STRICT_INTEGER refuses exactly those
-# (and nesting deeper than 254 levels), so one C pass over the value tells whether any is there.
+# holds JavaScript's double beyond 2**53, and orjson nests deeper than its ``dumps`` (255 levels):
+# :func:`_fits` walks the value's containers for both (it was a ``dumps`` with OPT_STRICT_INTEGER,
+# which refuses exactly those, until stop 32: that pass also encoded every string to UTF-8).
 # tests/js/test_json_orjson.py compares the two paths on a table of edge cases and on generated texts.
 
 # When: importing orjson costs ~2 ms in a compile's process (it imports ``uuid``, ``platform`` and
@@ -233,10 +234,32 @@ def loads_bytes(data: bytes) -> Any:
         return NOT_PARSED
     try:
         value = fast[0](data)
-        fast[1](value, None, fast[2])  # an integer beyond +-(2**53 - 1), or too deep: TypeError
-    except (ValueError, TypeError):  # orjson.JSONDecodeError is a ValueError, JSONEncodeError a TypeError
+    except ValueError:  # orjson.JSONDecodeError is a ValueError
         return NOT_PARSED
-    return value
+    return value if _fits([value], 0) else NOT_PARSED
+
+
+#: the largest magnitude of an integer :func:`loads_bytes` keeps (JavaScript's safe integers)
+_SAFE_INTEGER = (1 << 53) - 1
+
+
+def _fits(container: Any, depth: int) -> bool:
+    """Whether ``container`` (a dict or list orjson made, at nesting ``depth``; ``[value]`` at 0 for a whole value)
+    holds no integer beyond +-(2**53 - 1) and nests at most :data:`FAST_MAX_DEPTH` deep: exactly what
+    ``orjson.dumps(value, None, OPT_STRICT_INTEGER)`` accepts for a value ``orjson.loads`` made
+    (stop 31's check).  A walk that skips strings: the ``dumps`` check encoded every non-ASCII string
+    to UTF-8 (a preset's 1.2 MB of prose: ~1 ms, most of the check), this looks only at containers and
+    integers (stop 32)."""
+    if depth > FAST_MAX_DEPTH:
+        return False
+    for item in container.values() if type(container) is dict else container:
+        kind = type(item)
+        if kind is int:
+            if item > _SAFE_INTEGER or item < -_SAFE_INTEGER:
+                return False
+        elif (kind is dict or kind is list) and not _fits(item, depth + 1):
+            return False
+    return True
 
 
 def loads(text: str) -> Any:

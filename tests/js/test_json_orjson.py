@@ -124,6 +124,48 @@ def test_depth_bound() -> None:
     assert loads_bytes(b'{"a":' * deeper + b"1" + b"}" * deeper) is NOT_PARSED
 
 
+def _dumps_accepts(value: Any) -> bool:
+    """Stop 31's check: orjson's own ``dumps`` with OPT_STRICT_INTEGER (big integers, depth)."""
+    import orjson
+
+    try:
+        orjson.dumps(value, None, orjson.OPT_STRICT_INTEGER)
+    except TypeError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("inner", ["[]", "{}", "[1]", '{"a":1}', "1", '"s"', "9007199254740992", "[-9007199254740992]"])
+@pytest.mark.parametrize("opening", ["[", '{"k":', '[0,{"k":'])
+def test_the_walk_accepts_what_dumps_accepts_around_the_depth_bound(inner: str, opening: str) -> None:
+    """``_fits`` (stop 32's walk, which skips strings) takes exactly the values orjson's ``dumps``
+    check took, at the depth bound whatever the innermost value and the kind of container."""
+    import orjson
+
+    closing = {"[": "]", '{"k":': "}", '[0,{"k":': "}]"}[opening]
+    for wrappers in range(FAST_MAX_DEPTH - 4, FAST_MAX_DEPTH + 3):
+        text = opening * wrappers + inner + closing * wrappers
+        value = orjson.loads(text)
+        expected = _dumps_accepts(value)
+        assert fj._fits([value], 0) is expected, (wrappers, inner, opening)
+        assert (loads_bytes(text.encode()) is NOT_PARSED) is not expected
+
+
+@pytest.mark.parametrize(
+    "literal",
+    ["9007199254740991", "9007199254740992", "-9007199254740991", "-9007199254740992", "9223372036854775807",
+     "-9223372036854775808", "18446744073709551615", "0", "-0", "true", "1.5", '"9007199254740993"'],
+)
+def test_the_walk_accepts_the_integers_dumps_accepts(literal: str) -> None:
+    """Bare, in a list, as a member, deep in a mix: the integer bound is ``dumps``'s, booleans and
+    strings of digits are not integers."""
+    import orjson
+
+    for text in (literal, f"[{literal}]", f'{{"a":"x","b":{literal}}}', f'[1,{{"a":[[],{{}},"s",[{literal}]]}}]'):
+        value = orjson.loads(text)
+        assert fj._fits([value], 0) is _dumps_accepts(value), text
+
+
 def test_turned_off_and_back_to_waiting(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(fj, "ORJSON_AFTER_BYTES", 1 << 20)  # as without FORGEC_ORJSON=1
     assert loads_bytes(b"[1]") == [1]
