@@ -166,6 +166,36 @@ def test_the_walk_accepts_the_integers_dumps_accepts(literal: str) -> None:
         assert fj._fits([value], 0) is _dumps_accepts(value), text
 
 
+def _dumps_forbidden(*args: Any) -> bytes:
+    raise AssertionError("the dumps check ran")
+
+
+@pytest.mark.parametrize("inner", ["1", "[]", "9007199254740991", "9007199254740992", "-9007199254740992", "true"])
+@pytest.mark.parametrize("extra", [-2, -1, 0, 1])
+def test_a_large_document_of_prose_is_walked(monkeypatch: pytest.MonkeyPatch, inner: str, extra: int) -> None:
+    """From ``_WALK_FROM_BYTES`` on, a document that is not all ASCII is checked by the walk, never
+    by ``dumps`` (which would encode its prose to UTF-8), and ``loads_bytes`` answers as ``dumps`` did;
+    an ASCII one of the same size, or a small one, still takes ``dumps``."""
+    import orjson
+
+    prose = '"' + "\u00e9\U0001f600" * (fj._WALK_FROM_BYTES // 6 + 1) + '"'
+    wrappers = FAST_MAX_DEPTH - 1 + extra  # inside the outer list: FAST_MAX_DEPTH + extra containers
+    text = "[" + prose + "," + "[" * wrappers + inner + "]" * wrappers + "]"
+    value = orjson.loads(text)
+    expected = _dumps_accepts(value)
+    monkeypatch.setattr(fj, "_ORJSON", (orjson.loads, _dumps_forbidden, orjson.OPT_STRICT_INTEGER))
+    got = loads_bytes(text.encode())
+    assert (got is NOT_PARSED) is not expected
+    if expected:
+        assert repr(got) == repr(value)
+    ascii_text = text.replace("\u00e9\U0001f600", "abcdef")
+    with pytest.raises(AssertionError, match="the dumps check ran"):
+        loads_bytes(ascii_text.encode())
+    small = "[" + '"\u00e9",' + "[" * wrappers + inner + "]" * wrappers + "]"
+    with pytest.raises(AssertionError, match="the dumps check ran"):
+        loads_bytes(small.encode())
+
+
 def test_turned_off_and_back_to_waiting(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(fj, "ORJSON_AFTER_BYTES", 1 << 20)  # as without FORGEC_ORJSON=1
     assert loads_bytes(b"[1]") == [1]
