@@ -124,6 +124,78 @@ def test_depth_bound() -> None:
     assert loads_bytes(b'{"a":' * deeper + b"1" + b"}" * deeper) is NOT_PARSED
 
 
+def _dumps_accepts(value: Any) -> bool:
+    """Stop 31's check: orjson's own ``dumps`` with OPT_STRICT_INTEGER (big integers, depth)."""
+    import orjson
+
+    try:
+        orjson.dumps(value, None, orjson.OPT_STRICT_INTEGER)
+    except TypeError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("inner", ["[]", "{}", "[1]", '{"a":1}', "1", '"s"', "9007199254740992", "[-9007199254740992]"])
+@pytest.mark.parametrize("opening", ["[", '{"k":', '[0,{"k":'])
+def test_the_walk_accepts_what_dumps_accepts_around_the_depth_bound(inner: str, opening: str) -> None:
+    """``_fits`` (stop 32's walk, which skips strings) takes exactly the values orjson's ``dumps``
+    check took, at the depth bound whatever the innermost value and the kind of container."""
+    import orjson
+
+    closing = {"[": "]", '{"k":': "}", '[0,{"k":': "}]"}[opening]
+    for wrappers in range(FAST_MAX_DEPTH - 4, FAST_MAX_DEPTH + 3):
+        text = opening * wrappers + inner + closing * wrappers
+        value = orjson.loads(text)
+        expected = _dumps_accepts(value)
+        assert fj._fits([value], 0) is expected, (wrappers, inner, opening)
+        assert (loads_bytes(text.encode()) is NOT_PARSED) is not expected
+
+
+@pytest.mark.parametrize(
+    "literal",
+    ["9007199254740991", "9007199254740992", "-9007199254740991", "-9007199254740992", "9223372036854775807",
+     "-9223372036854775808", "18446744073709551615", "0", "-0", "true", "1.5", '"9007199254740993"'],
+)
+def test_the_walk_accepts_the_integers_dumps_accepts(literal: str) -> None:
+    """Bare, in a list, as a member, deep in a mix: the integer bound is ``dumps``'s, booleans and
+    strings of digits are not integers."""
+    import orjson
+
+    for text in (literal, f"[{literal}]", f'{{"a":"x","b":{literal}}}', f'[1,{{"a":[[],{{}},"s",[{literal}]]}}]'):
+        value = orjson.loads(text)
+        assert fj._fits([value], 0) is _dumps_accepts(value), text
+
+
+def _dumps_forbidden(*args: Any) -> bytes:
+    raise AssertionError("the dumps check ran")
+
+
+@pytest.mark.parametrize("inner", ["1", "[]", "9007199254740991", "9007199254740992", "-9007199254740992", "true"])
+@pytest.mark.parametrize("extra", [-2, -1, 0, 1])
+def test_a_large_document_of_prose_is_walked(monkeypatch: pytest.MonkeyPatch, inner: str, extra: int) -> None:
+    """From ``_WALK_FROM_BYTES`` on, a document that is not all ASCII is checked by the walk, never
+    by ``dumps`` (which would encode its prose to UTF-8), and ``loads_bytes`` answers as ``dumps`` did;
+    an ASCII one of the same size, or a small one, still takes ``dumps``."""
+    import orjson
+
+    prose = '"' + "\u00e9\U0001f600" * (fj._WALK_FROM_BYTES // 6 + 1) + '"'
+    wrappers = FAST_MAX_DEPTH - 1 + extra  # inside the outer list: FAST_MAX_DEPTH + extra containers
+    text = "[" + prose + "," + "[" * wrappers + inner + "]" * wrappers + "]"
+    value = orjson.loads(text)
+    expected = _dumps_accepts(value)
+    monkeypatch.setattr(fj, "_ORJSON", (orjson.loads, _dumps_forbidden, orjson.OPT_STRICT_INTEGER))
+    got = loads_bytes(text.encode())
+    assert (got is NOT_PARSED) is not expected
+    if expected:
+        assert repr(got) == repr(value)
+    ascii_text = text.replace("\u00e9\U0001f600", "abcdef")
+    with pytest.raises(AssertionError, match="the dumps check ran"):
+        loads_bytes(ascii_text.encode())
+    small = "[" + '"\u00e9",' + "[" * wrappers + inner + "]" * wrappers + "]"
+    with pytest.raises(AssertionError, match="the dumps check ran"):
+        loads_bytes(small.encode())
+
+
 def test_turned_off_and_back_to_waiting(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(fj, "ORJSON_AFTER_BYTES", 1 << 20)  # as without FORGEC_ORJSON=1
     assert loads_bytes(b"[1]") == [1]
