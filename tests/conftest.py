@@ -52,6 +52,19 @@ def _own_validate_cache(request: pytest.FixtureRequest, monkeypatch: pytest.Monk
 
 
 @pytest.fixture
+def orjson_on(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The optional orjson reader in use for the test (whatever ``FORGEC_ORJSON`` says), and
+    ``forgec.js.json`` left as it was found (the orjson tests; skip first when orjson is absent)."""
+    import forgec.js.json as fj
+
+    saved = fj._ORJSON, fj._ORJSON_LOOKED, fj._BYTES_BEFORE
+    monkeypatch.delenv("FORGEC_ORJSON", raising=False)
+    assert fj.use_orjson(True)
+    yield
+    fj._ORJSON, fj._ORJSON_LOOKED, fj._BYTES_BEFORE = saved
+
+
+@pytest.fixture
 def gc_enabled() -> Iterator[None]:
     """The cyclic collector on for the test and put back as it was after (the collector pause tests)."""
     was = gc.isenabled()

@@ -13,7 +13,6 @@ import dataclasses
 import datetime
 import enum
 import uuid
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -27,14 +26,7 @@ from forgec.js.json import dumps_sorted, orjson_in_use, use_orjson
 pytest.importorskip("orjson")
 
 
-@pytest.fixture(autouse=True)
-def _orjson_on(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Every test here runs with orjson in use, and leaves the module as it found it."""
-    saved = fj._ORJSON, fj._ORJSON_LOOKED, fj._BYTES_BEFORE
-    monkeypatch.delenv("FORGEC_ORJSON", raising=False)
-    assert use_orjson(True)
-    yield
-    fj._ORJSON, fj._ORJSON_LOOKED, fj._BYTES_BEFORE = saved
+pytestmark = pytest.mark.usefixtures("orjson_on")  # every test here: orjson in use (tests/conftest.py)
 
 
 def _digest(value: Any) -> str:

@@ -13,7 +13,6 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -27,15 +26,7 @@ from forgec.js.json import FAST_MAX_DEPTH, NOT_PARSED, JSONParseError, loads, lo
 pytest.importorskip("orjson")
 
 
-@pytest.fixture(autouse=True)
-def _orjson_on(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Every test here runs with the orjson path on (whatever ``FORGEC_ORJSON`` says), and leaves the
-    module as it found it."""
-    saved = fj._ORJSON, fj._ORJSON_LOOKED, fj._BYTES_BEFORE
-    monkeypatch.delenv("FORGEC_ORJSON", raising=False)
-    assert use_orjson(True)
-    yield
-    fj._ORJSON, fj._ORJSON_LOOKED, fj._BYTES_BEFORE = saved
+pytestmark = pytest.mark.usefixtures("orjson_on")  # every test here: orjson in use (tests/conftest.py)
 
 
 def _same_or_refused(data: bytes) -> Any:
