@@ -1098,20 +1098,17 @@ def _copy_members(out: dict[Any, Any], data: dict[Any, Any], seen: list[Any]) ->
 
 
 def _laid_out_copy(messages: list[dict[str, Any]], seen: list[Any], room: int) -> list[dict[str, Any]]:
-    """The plain copy of a long history, laid out: every message dict first, one after another (as
-    :func:`_laid_out` copies them), then what each holds; a role that is a string is interned as
-    ``_laid_out`` interns it.  The deep copy and the layout in one pass."""
+    """The plain copy of a long history, laid out: every message dict first, one after another, by
+    :func:`_laid_out` itself (a role that is a string interned), then what each holds.  The deep copy
+    and the layout in one pass."""
     seen.append(messages)
     seen += messages
-    laid_out = [message.copy() for message in messages]
     room -= 1  # the messages sit a level below their list
     if room < 0:
         raise _NotPlain
+    laid_out: list[dict[str, Any]] = _laid_out(messages)  # every message an exact dict: each one copied
     for copied, message in zip(laid_out, messages, strict=True):
         _fill_plain(copied, message, seen, room)
-        role = copied.get("role")
-        if type(role) is str:
-            copied["role"] = intern(role)
     return laid_out
 
 

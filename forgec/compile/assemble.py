@@ -406,13 +406,12 @@ def shared_history_sources(template: dict[str, Any], stored: list[Any], *, copie
     if _seen != key:
         _seen = key
         return None
-    by_role = _role_templates(template, _USUAL_ROLES)
-    by_role[None] = by_role[""] = template  # a missing or null role reads as "" (as roles_of names it)
+    plain: list[dict[str, Any]] = []
     try:
-        plain = list(map(dict.copy, map(by_role.__getitem__, stored)))
-    except (KeyError, TypeError):  # a role with no usual record, or one that cannot be hashed
+        if not _copy_role_records(plain, _usual_role_records(template), stored):
+            return None  # a role with no usual record
+    except TypeError:  # a role that cannot be hashed
         return None
-    _store_all(plain, "historyIndex", _history_numbers(len(plain)))
     records = list(map(SourceRecord, plain))  # cheaper than storing the numbers through SourceRecord
     _shared = (key, stored if copied else list(stored), records)
     _seen = None
@@ -434,8 +433,7 @@ def _add_many_history_sources(
     """:func:`_add_history_sources`'s records by C loops (see there), from the record ``template``;
     ``stored``: the roles :func:`_stored_roles` read (or ``roles``) when the caller has them."""
     start = len(sources)
-    by_role = _role_templates(template, _USUAL_ROLES)
-    by_role[None] = template  # a missing or null role reads as ""
+    by_role = _usual_role_records(template)
     try:
         # the roles first, in a pass of their own: the message dicts are scattered over the heap and
         # each read is two dependent cache misses, which a short C loop overlaps across messages; read
@@ -558,6 +556,14 @@ def _add_few_history_sources(
         record["role"] = name
         sources.append(record)
     return True
+
+
+def _usual_role_records(template: dict[str, Any]) -> dict[Any, dict[str, Any]]:
+    """``template`` with each of :data:`_USUAL_ROLES`, by name; a missing, null or empty role picks
+    ``template`` itself (its role is ``""``, as ``roles_of`` names those)."""
+    by_role = _role_templates(template, _USUAL_ROLES)
+    by_role[None] = by_role[""] = template
+    return by_role
 
 
 def _role_templates(template: dict[str, Any], names: Iterable[str]) -> dict[Any, dict[str, Any]]:
