@@ -37,6 +37,7 @@ from forgec.diagnostics import Diagnostic
 from forgec.js.values import UNDEFINED, js_trim, js_truthy
 from forgec.model.messages import roles_of
 from forgec.model.runtime import Runtime
+from forgec.model.shared_keys import key_shared
 from forgec.model.source_record import SourceRecord
 from forgec.model.variables import VariableStore
 from forgec.resources import is_compiled
@@ -431,8 +432,14 @@ def _add_many_history_sources(
     stored: list[Any] | None = None,
 ) -> None:
     """:func:`_add_history_sources`'s records by C loops (see there), from the record ``template``;
-    ``stored``: the roles :func:`_stored_roles` read (or ``roles``) when the caller has them."""
+    ``stored``: the roles :func:`_stored_roles` read (or ``roles``) when the caller has them.
+
+    The records are copies of ``template`` laid out on a shared key table (:func:`key_shared`): each
+    holds its values only, so it takes about half the memory of a plain dict of the same keys, and
+    making and freeing 50,000 of them costs about half as much (stop 33: the first compile of a
+    50,000-message history 8.3 -> 5.5 ms compiled, its report's free included)."""
     start = len(sources)
+    template = key_shared(template)
     by_role = _usual_role_records(template)
     try:
         # the roles first, in a pass of their own: the message dicts are scattered over the heap and
