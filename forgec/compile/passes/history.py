@@ -553,7 +553,13 @@ def _scan(
         if max_kept is not None and len(out) == max_kept:
             rest = chain((message,), unread)
             break
-        if not isinstance(message, dict):
+        exact = type(message) is dict
+        if exact:
+            try:
+                role = message["role"]
+            except KeyError:
+                role = None
+        elif not isinstance(message, dict):
             if wanted is not None and "" not in wanted:  # role_of(message) is ""
                 unwanted += 1
                 continue
@@ -566,7 +572,8 @@ def _scan(
             if measure and budget is None:
                 sizes.append(0)
             continue
-        role = message.get("role")
+        else:
+            role = message.get("role")
         name = role if type(role) is str else role_of(message)
         if no_summaries and name in summary_roles:
             summaries += 1
@@ -574,19 +581,30 @@ def _scan(
         if wanted is not None and name not in wanted:
             unwanted += 1
             continue
-        content: Any = message.get("content")
+        content: Any
+        if exact:
+            try:
+                content = message["content"]
+            except KeyError:
+                content = None
+        else:
+            content = message.get("content")
         if forward and isinstance(content, list):
             # the two usual shapes of the forward walk, each read whole and kept at once (no part
             # loop, no per-message flags, no tail of tests for what they cannot be); any other shape,
             # or a near miss of these, takes the general walk below, which gives the same result
-            if (
-                len(content) == 1
-                and type(part := content[0]) is dict
-                and len(part) == 2
-                and type(text := part.get("text")) is str
-                and part.get("type") == "text"
-                and name not in measured_whole
-            ):
+            try:  # subscripts of exact dicts: a missing key raises, which answers as ``get``'s None would
+                one_text = (
+                    len(content) == 1
+                    and type(part := content[0]) is dict
+                    and len(part) == 2
+                    and type(text := part["text"]) is str
+                    and part["type"] == "text"
+                    and name not in measured_whole
+                )
+            except KeyError:
+                one_text = False
+            if one_text:
                 # one text part of ``type`` and ``text`` alone (a user turn, a tool result, a final
                 # answer): no id key, and its text's UTF-16 length is the message's size
                 if isascii(text):
@@ -607,23 +625,27 @@ def _scan(
                 out.append(message)
                 roles.append(name)
                 continue
-            if (
-                strip
-                and len(content) == 3
-                and role == "assistant"
-                and type(message) is dict
-                and type(head := content[0]) is dict
-                and head.get("type") == "thinking"
-                and type(part := content[1]) is dict
-                and len(part) == 2
-                and type(text := part.get("text")) is str
-                and part.get("type") == "text"
-                and type(call := content[2]) is dict
-                and call.get("type") == "toolCall"
-                and type(call_id := call.get("id")) is str
-                and call_id
-                and type(tool := call.get("name")) is str
-            ):
+            try:
+                usual_turn = (
+                    strip
+                    and len(content) == 3
+                    and role == "assistant"
+                    and exact
+                    and type(head := content[0]) is dict
+                    and head["type"] == "thinking"
+                    and type(part := content[1]) is dict
+                    and len(part) == 2
+                    and type(text := part["text"]) is str
+                    and part["type"] == "text"
+                    and type(call := content[2]) is dict
+                    and call["type"] == "toolCall"
+                    and type(call_id := call["id"]) is str
+                    and call_id
+                    and type(tool := call["name"]) is str
+                )
+            except KeyError:
+                usual_turn = False
+            if usual_turn:
                 # the usual stripped assistant turn: a thinking part (dropped unread), a text part of
                 # ``type`` and ``text`` alone (no id key) and a tool call with a string id and name --
                 # what the part loop below reads of it, without a test per part; any other shape (a
