@@ -730,3 +730,66 @@ def test_max_chars_keeps_the_newest_within_the_budget_of_the_count_asked() -> No
     assert _kept_within(sizes, 2, 100) == 2 and _kept_within(sizes, 2, 12) == 2
     assert _kept_within(sizes, 2, 6) == 1 and _kept_within(sizes, 2, 1) == 1
     assert _kept_within(sizes, 3, 11) == 2 and _kept_within(sizes, 3, 12) == 3
+
+
+class _Message(dict):  # type: ignore[type-arg]
+    """A message whose missing keys read as a value of their own: the walk reads a dict subclass by
+    ``get`` (as the stages do), never by subscript."""
+
+    def __missing__(self, key: Any) -> Any:
+        return "user" if key == "role" else [{"type": "text", "text": "missing"}]
+
+
+def _missing_key_messages() -> list[Any]:
+    """Exact dicts the forward walk's usual shapes read by subscript, each lacking one key it reads
+    (a missing key must answer as ``get``'s None: a near miss for the general walk), and a subclass."""
+
+    def turn(part: int, key: str) -> dict[str, Any]:
+        content = _turn("c9")
+        del content[part][key]
+        if part == 1:
+            content[part]["txt"] = "x"  # still two keys
+        return {"role": "assistant", "content": content}
+
+    return [
+        {"content": [{"type": "text", "text": "no role"}]},
+        {"role": "user"},
+        {"role": "assistant"},
+        {"role": "toolResult", "toolCallId": "c9"},
+        {"role": "user", "content": [{"type": "text", "value": "no text"}]},
+        {"role": "user", "content": [{"text": "no type", "kind": "text"}]},
+        turn(0, "type"),
+        turn(1, "text"),
+        turn(1, "type"),
+        turn(2, "type"),
+        turn(2, "id"),
+        turn(2, "name"),
+        {"role": "assistant", "content": _turn("c9")},
+        {"role": "toolResult", "toolCallId": "c9", "content": [{"type": "text", "text": "ok"}]},
+        _Message(timestamp=1),
+    ]
+
+
+def test_a_usual_shape_missing_a_key_it_reads_is_walked_as_the_stages_walk_it() -> None:
+    """The forward walk reads an exact dict's role and content, and the usual shapes' parts, by
+    subscript: a missing key is a near miss (the message goes to the general walk), never an error,
+    and the result, sizes, roles and findings are those of the stages; a dict subclass is read by
+    ``get`` (its ``__missing__`` is not consulted)."""
+    messages = _missing_key_messages()
+    walk = _scan(messages, strip=False, measure=True, collect=True)
+    assert walk.messages == messages
+    assert walk.sizes == [preview_len(message) for message in messages]
+    assert walk.roles == roles_of(messages)
+    for options in (
+        {"stripAssistantThinking": True, "roles": ["user", "assistant", "toolResult", ""], "maxChars": 10_000},
+        {"stripAssistantThinking": True, "maxChars": 10_000},
+        {"stripAssistantThinking": True, "roles": ["assistant", "toolResult"], "maxChars": 25},
+        {"roles": ["user", "assistant", "toolResult"], "maxChars": 10_000},
+    ):
+        diagnostics: list[Diagnostic] = []
+        kept, roles = chat_history(messages, {"id": "h", "options": options}, diagnostics)
+        expected, findings = _staged(messages, options)
+        assert kept == expected, options
+        assert [(d.level, d.code, d.message) for d in diagnostics] == findings
+        if roles is not None:
+            assert roles == roles_of(kept)
