@@ -589,7 +589,7 @@ def _scan(
                 content = None
         else:
             content = message.get("content")
-        if forward and isinstance(content, list):
+        if forward and type(content) is list:
             # the two usual shapes of the forward walk, each read whole and kept at once (no part
             # loop, no per-message flags, no tail of tests for what they cannot be); any other shape,
             # or a near miss of these, takes the general walk below, which gives the same result
