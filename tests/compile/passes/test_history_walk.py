@@ -793,3 +793,64 @@ def test_a_usual_shape_missing_a_key_it_reads_is_walked_as_the_stages_walk_it() 
         assert [(d.level, d.code, d.message) for d in diagnostics] == findings
         if roles is not None:
             assert roles == roles_of(kept)
+
+
+class _ThinkingPart(dict):  # type: ignore[type-arg]
+    """A part whose own ``get`` answers ``thinking`` for its type: the strip reads it by ``get``."""
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        return "thinking" if key == "type" else super().get(key, default)
+
+
+class _Assistant(dict):  # type: ignore[type-arg]
+    """A message whose own ``get`` answers ``assistant`` for its role: the strip reads the role by
+    ``get``, the role filters the stored one (``role_of``)."""
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        return "assistant" if key == "role" else super().get(key, default)
+
+
+def _cut_part() -> list[Any]:
+    """32 older messages of every kind the strip counts: usual turns, thinking-only answers (dropped),
+    two thinking parts, no content, a content that is no list, a part that is no dict, a subclass part."""
+    think = {"type": "thinking", "thinking": "t"}
+    shapes: list[Any] = [
+        {"role": "user", "content": [{"type": "text", "text": "q"}]},
+        {"role": "assistant", "content": [dict(think), {"type": "text", "text": "a"}]},
+        {"role": "assistant", "content": [dict(think)]},
+        {"role": "assistant", "content": [dict(think), dict(think)]},
+        {"role": "assistant"},
+        {"role": "assistant", "content": "plain"},
+        {"role": "assistant", "content": ["text", dict(think)]},
+        {"role": "assistant", "content": [_ThinkingPart({"type": "text", "text": "x"})]},
+    ]
+    return [dict(shape) for _ in range(4) for shape in shapes]
+
+
+def test_the_older_messages_max_messages_cuts_are_counted_as_the_stages_count_them() -> None:
+    """A history whose 32 oldest messages maxMessages cuts: when every one is an exact dict the role
+    filters keep, only the assistant ones are read (picked in C) for the strip's counts, and the
+    findings are the stages'; a dict subclass there, or a role the filters drop, counts them all."""
+    newest = [
+        {"role": "user", "content": [{"type": "text", "text": f"q{n}"}]} if n % 2 else
+        {"role": "assistant", "content": [{"type": "text", "text": f"a{n}"}]}
+        for n in range(168)
+    ]  # fmt: skip
+    options: dict[str, Any] = {"includeSummaries": False, "roles": ["user", "assistant"], "stripAssistantThinking": True,
+                               "maxMessages": 150, "maxChars": 10**8}  # fmt: skip
+    for variant in range(3):
+        older = _cut_part()
+        if variant == 1:
+            older[5] = _Assistant(role="user", content=[{"type": "thinking", "thinking": "t"}])
+        elif variant == 2:
+            older[0] = {"role": "branchSummary", "summary": "s", "content": []}
+        history = older + newest
+        for opts in (options, {**options, "stripAssistantThinking": False}):
+            expected, findings = _staged(history, opts)
+            diagnostics: list[Diagnostic] = []
+            assert chat_history(history, {"id": "h", "options": opts}, diagnostics)[0] == expected
+            assert [(d.level, d.code, d.message) for d in diagnostics] == findings, (variant, opts)
+            if variant == 0 and opts is options:
+                assert findings[0][2] == (
+                    "Stripped 24 assistant thinking block(s) from 20 chat-history message(s) and dropped 12 empty assistant message(s)."
+                )
