@@ -730,3 +730,120 @@ def test_max_chars_keeps_the_newest_within_the_budget_of_the_count_asked() -> No
     assert _kept_within(sizes, 2, 100) == 2 and _kept_within(sizes, 2, 12) == 2
     assert _kept_within(sizes, 2, 6) == 1 and _kept_within(sizes, 2, 1) == 1
     assert _kept_within(sizes, 3, 11) == 2 and _kept_within(sizes, 3, 12) == 3
+
+
+class _Message(dict):  # type: ignore[type-arg]
+    """A message whose missing keys read as a value of their own: the walk reads a dict subclass by
+    ``get`` (as the stages do), never by subscript."""
+
+    def __missing__(self, key: Any) -> Any:
+        return "user" if key == "role" else [{"type": "text", "text": "missing"}]
+
+
+def _missing_key_messages() -> list[Any]:
+    """Exact dicts the forward walk's usual shapes read by subscript, each lacking one key it reads
+    (a missing key must answer as ``get``'s None: a near miss for the general walk), and a subclass."""
+
+    def turn(part: int, key: str) -> dict[str, Any]:
+        content = _turn("c9")
+        del content[part][key]
+        if part == 1:
+            content[part]["txt"] = "x"  # still two keys
+        return {"role": "assistant", "content": content}
+
+    return [
+        {"content": [{"type": "text", "text": "no role"}]},
+        {"role": "user"},
+        {"role": "assistant"},
+        {"role": "toolResult", "toolCallId": "c9"},
+        {"role": "user", "content": [{"type": "text", "value": "no text"}]},
+        {"role": "user", "content": [{"text": "no type", "kind": "text"}]},
+        turn(0, "type"),
+        turn(1, "text"),
+        turn(1, "type"),
+        turn(2, "type"),
+        turn(2, "id"),
+        turn(2, "name"),
+        {"role": "assistant", "content": _turn("c9")},
+        {"role": "toolResult", "toolCallId": "c9", "content": [{"type": "text", "text": "ok"}]},
+        _Message(timestamp=1),
+    ]
+
+
+def test_a_usual_shape_missing_a_key_it_reads_is_walked_as_the_stages_walk_it() -> None:
+    """The forward walk reads an exact dict's role and content, and the usual shapes' parts, by
+    subscript: a missing key is a near miss (the message goes to the general walk), never an error,
+    and the result, sizes, roles and findings are those of the stages; a dict subclass is read by
+    ``get`` (its ``__missing__`` is not consulted)."""
+    messages = _missing_key_messages()
+    walk = _scan(messages, strip=False, measure=True, collect=True)
+    assert walk.messages == messages
+    assert walk.sizes == [preview_len(message) for message in messages]
+    assert walk.roles == roles_of(messages)
+    for options in (
+        {"stripAssistantThinking": True, "roles": ["user", "assistant", "toolResult", ""], "maxChars": 10_000},
+        {"stripAssistantThinking": True, "maxChars": 10_000},
+        {"stripAssistantThinking": True, "roles": ["assistant", "toolResult"], "maxChars": 25},
+        {"roles": ["user", "assistant", "toolResult"], "maxChars": 10_000},
+    ):
+        diagnostics: list[Diagnostic] = []
+        kept, roles = chat_history(messages, {"id": "h", "options": options}, diagnostics)
+        expected, findings = _staged(messages, options)
+        assert kept == expected, options
+        assert [(d.level, d.code, d.message) for d in diagnostics] == findings
+        if roles is not None:
+            assert roles == roles_of(kept)
+
+
+class _Assistant(dict):  # type: ignore[type-arg]
+    """A message whose own ``get`` answers ``assistant`` for its role: the strip reads the role by
+    ``get``, the role filters the stored one (``role_of``)."""
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        return "assistant" if key == "role" else super().get(key, default)
+
+
+def _cut_part() -> list[Any]:
+    """32 older messages of every kind the strip counts: usual turns, thinking-only answers (dropped),
+    two thinking parts, no content, a content that is no list, a part that is no dict."""
+    think = {"type": "thinking", "thinking": "t"}
+    shapes: list[Any] = [
+        {"role": "user", "content": [{"type": "text", "text": "q"}]},
+        {"role": "assistant", "content": [dict(think), {"type": "text", "text": "a"}]},
+        {"role": "assistant", "content": [dict(think)]},
+        {"role": "assistant", "content": [dict(think), dict(think)]},
+        {"role": "assistant"},
+        {"role": "assistant", "content": "plain"},
+        {"role": "assistant", "content": ["text", dict(think)]},
+        {"role": "user", "content": "plain"},
+    ]
+    return [dict(shape) for _ in range(4) for shape in shapes]
+
+
+def test_the_older_messages_max_messages_cuts_are_counted_as_the_stages_count_them() -> None:
+    """A history whose 32 oldest messages maxMessages cuts: when every one is an exact dict the role
+    filters keep, only the assistant ones are read (picked in C) for the strip's counts, and the
+    findings are the stages'; a dict subclass there, or a role the filters drop, counts them all."""
+    newest = [
+        {"role": "user", "content": [{"type": "text", "text": f"q{n}"}]} if n % 2 else
+        {"role": "assistant", "content": [{"type": "text", "text": f"a{n}"}]}
+        for n in range(168)
+    ]  # fmt: skip
+    options: dict[str, Any] = {"includeSummaries": False, "roles": ["user", "assistant"], "stripAssistantThinking": True,
+                               "maxMessages": 150, "maxChars": 10**8}  # fmt: skip
+    for variant in range(3):
+        older = _cut_part()
+        if variant == 1:
+            older[5] = _Assistant(role="user", content=[{"type": "thinking", "thinking": "t"}])
+        elif variant == 2:
+            older[0] = {"role": "branchSummary", "summary": "s", "content": []}
+        history = older + newest
+        for opts in (options, {**options, "stripAssistantThinking": False}):
+            expected, findings = _staged(history, opts)
+            diagnostics: list[Diagnostic] = []
+            assert chat_history(history, {"id": "h", "options": opts}, diagnostics)[0] == expected
+            assert [(d.level, d.code, d.message) for d in diagnostics] == findings, (variant, opts)
+            if variant == 0 and opts is options:
+                assert findings[0][2] == (
+                    "Stripped 20 assistant thinking block(s) from 16 chat-history message(s) and dropped 8 empty assistant message(s)."
+                )
