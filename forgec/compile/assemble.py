@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import chain, count, islice, repeat
 from operator import setitem
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from forgec.compile.macros.block import expand_block
 from forgec.compile.passes import history as hist
@@ -506,6 +506,12 @@ def _copy_role_records(sources: list[dict[str, Any]], by_role: dict[Any, dict[st
     return True
 
 
+#: the three roles of nearly every message (string literals: interned, as a loaded context's roles are)
+_USER: Final = "user"
+_ASSISTANT: Final = "assistant"
+_TOOL_RESULT: Final = "toolResult"
+
+
 def _copy_role_records_natively(
     sources: list[dict[str, Any]], by_role: dict[Any, dict[str, Any]], roles: list[Any], numbers: list[Any]
 ) -> bool:
@@ -514,9 +520,20 @@ def _copy_role_records_natively(
     int objects as they are (read as ``int`` they would be unboxed and boxed again: a new object for
     every value above 256).  The roles are read beforehand in a pass of their own (see
     :func:`_add_many_history_sources`): fused into this loop they cost more than the pass saves."""
+    # the three roles of nearly every message, tested by identity first (a loaded context's roles
+    # are interned: the very objects these literals are), a pointer comparison instead of a look-up
+    user, assistant, tool_result = by_role.get(_USER), by_role.get(_ASSISTANT), by_role.get(_TOOL_RESULT)
     index = 1
     for role in roles:
-        chosen = by_role.get(role)
+        chosen: dict[str, Any] | None
+        if role is _USER:  # identity on purpose: a miss takes the look-up below
+            chosen = user
+        elif role is _ASSISTANT:
+            chosen = assistant
+        elif role is _TOOL_RESULT:
+            chosen = tool_result
+        else:
+            chosen = by_role.get(role)
         if chosen is None:
             return False
         record = chosen.copy()

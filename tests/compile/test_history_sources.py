@@ -3,6 +3,7 @@ kind of message the host may send (plain, missing role, null role, non-string ro
 
 from __future__ import annotations
 
+import sys
 from itertools import islice
 from types import FunctionType
 from typing import Any
@@ -295,6 +296,24 @@ def test_the_native_record_loop_numbers_with_the_shared_ints() -> None:
     assert [s["role"] for s in sources[:3]] == ["user", "", "assistant"]
     sources[0]["role"] = "changed"
     assert sources[3]["role"] == "user" and template["role"] == ""
+
+
+def test_the_native_record_loop_picks_the_same_record_by_identity_or_by_look_up() -> None:
+    """The one loop tests the three usual roles by identity before it looks a role up: a role equal to
+    one of them but another object (not interned) gets the same record, and a usual role whose record
+    is missing is still refused."""
+    template: dict[str, Any] = {"kind": "chat-history", "historyIndex": 0, "historyCount": 8, "role": ""}
+    by_role = assemble._role_templates(template, ["user", "assistant", "toolResult", "custom"])
+    built = ["".join(("us", "er")), "".join(("assist", "ant")), "".join(("tool", "Result"))]
+    assert all(role is not sys.intern(role) for role in built)
+    roles: list[Any] = ["user", "assistant", "toolResult", "custom", *built, "user"]
+    numbers = assemble._history_number_list(len(roles))
+    sources: list[dict[str, Any]] = []
+    assert assemble._copy_role_records_natively(sources, by_role, roles, numbers)
+    assert [s["role"] for s in sources] == [*roles[:4], "user", "assistant", "toolResult", "user"]
+    assert [s["historyIndex"] for s in sources] == list(range(1, 9))
+    without_tools = {role: record for role, record in by_role.items() if role != "toolResult"}
+    assert not assemble._copy_role_records_natively([], without_tools, ["user", "toolResult"], numbers)
 
 
 @pytest.mark.parametrize("native", [False, True])
