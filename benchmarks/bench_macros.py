@@ -2,7 +2,7 @@
 
 Run: ``.venv/bin/python benchmarks/bench_macros.py``.  Prints cold (parse + expand, parse cache
 cleared) and warm (cached parse, expansion only) times, best of several runs; results go to the
-"Macros" section of docs/performance.md.
+"Macros" section of docs/performance-log.md.
 """
 
 from __future__ import annotations

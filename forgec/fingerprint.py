@@ -249,7 +249,7 @@ def _check_key(key: Any) -> None:
     Compiled, :func:`_check_plain` tests each key of an object by ``type`` and a set look-up (the key's
     hash is cached) instead of joining the object's keys into a new string and asking ``isascii`` (a
     list of the keys, a join and a generic method call: ~2,800 of the ~3,400 instructions an item of a
-    1,000-item stack cost there, docs/performance.md stop 32); as Python the loop's steps cost more
+    1,000-item stack cost there, docs/performance-log.md stop 32); as Python the loop's steps cost more
     than the join (:data:`NATIVE_KEYS`)."""
     if not isinstance(key, str) or (not key.isascii() and _HIGH_KEY_CHAR.search(key)):
         raise _Unusual
@@ -493,7 +493,7 @@ def _plain_bytes(value: Any) -> bytes | None:
     of every string, the floats :func:`_check_plain` lets through, keys sorted by code point; measured
     in ``tests/fingerprint/test_orjson_bytes.py``), and it is written in one pass straight to UTF-8: a
     1,000-item stack's text costs ~2 M instructions there against ~13 M through the template writer
-    and the encoder (docs/performance.md, stop 32).  A lone surrogate, which the runtime writes as an
+    and the encoder (docs/performance-log.md, stop 32).  A lone surrogate, which the runtime writes as an
     escape, makes orjson refuse the value."""
     try:
         _check_plain(value, 0)

@@ -1,6 +1,6 @@
 """Hash the chat-history pipeline and the message compile over random histories, to compare two trees.
 
-The history filters and the source records were rewritten for speed (docs/performance.md "Scale");
+The history filters and the source records were rewritten for speed (docs/performance-log.md "Scale");
 this prints one sha256 over thousands of random cases -- messages of every shape the host may send
 (tool calls with and without results, thinking parts, summaries, non-string and missing roles,
 non-objects) under random slot options -- so a base tree and this one can be compared::

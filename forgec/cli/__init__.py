@@ -109,7 +109,7 @@ def _defer_inspect() -> None:
     later ``import inspect`` -- by forgec, click or a plugin -- loads and gets the real module; the
     stand-in stays bound only as ``dataclasses.inspect`` and turns into the real module on its first
     use (:class:`_InspectOnDemand`).  A library import of forgec never runs this
-    (docs/performance.md, "Stop 31: cold validate")."""
+    (docs/performance-log.md, "Stop 31: cold validate")."""
     if "dataclasses" in sys.modules or "inspect" in sys.modules:
         return
     stand_in = _InspectOnDemand("inspect")

@@ -1,7 +1,7 @@
 """The click-free path of the console script: a plain ``forgec validate [PATH]...`` without click.
 
 Issue 14 asks for a cold ``forgec validate FILE`` under 60 ms; ``import click`` alone is ~30 ms of
-it (docs/performance.md, "Stop 25: cold validate").  :func:`forgec.cli.main` hands the words after
+it (docs/performance-log.md, "Stop 25: cold validate").  :func:`forgec.cli.main` hands the words after
 ``validate`` to :func:`run_plain_validate`, which runs them only when it recognises every one:
 
 - PATHs that do not start with ``-`` (and are not empty: ``''`` is click's usage error);

@@ -1210,7 +1210,7 @@ def _lay_out_messages(data: dict[str, Any]) -> None:
     the same size classes, allocated in between), so at 50,000 messages each visit is a cache miss
     and a page-table walk of its own.  One after another, the dicts fill whole pages and the visits
     stream: ``history-50k``'s role read alone went from ~8 to ~3 ms a call (stop 31,
-    docs/performance.md).  A short history fits in the caches either way and is left as it is; the
+    docs/performance-log.md).  A short history fits in the caches either way and is left as it is; the
     copies are made with the collector paused (50,000 new containers would start collections that
     visit the whole loaded context)."""
     messages = data["messages"]

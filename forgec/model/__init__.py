@@ -86,7 +86,7 @@ BUILTIN_SLOT_NAMES: Final = (
 #: max_args)``: fewer raw arguments leave the macro unresolved, later ones are ignored (``None``: all are used).
 #: :data:`forgec.compile.macros.builtins.BUILTIN_MACROS` implements exactly these and takes its shapes from here
 #: (a test holds the two equal), so ``forgec validate``'s macro lint reads them without importing the renderers
-#: and the macro engine (~18 M instructions of a cold run, docs/performance.md "Stop 31: cold validate").
+#: and the macro engine (~18 M instructions of a cold run, docs/performance-log.md "Stop 31: cold validate").
 BUILTIN_MACRO_ARGS: Final[dict[str, tuple[int, int | None]]] = {
     "cwd": (0, 0), "date": (0, 0), "time": (0, 0), "lastUserMessage": (0, 0), "selectedTools": (0, 0),
     "tools": (0, 0), "activeModel": (0, 0),

@@ -2,7 +2,7 @@
 
 Why it exists: a compile reports one source per history message (``messages.sources``, §1.4), and
 for a long conversation those records are most of the compile's work -- 50,000 dicts made and freed
-on every compile cost more than pi-forge's whole call (docs/performance.md, *Stop 32*).  Yet they
+on every compile cost more than pi-forge's whole call (docs/performance-log.md, *Stop 32*).  Yet they
 depend only on the chat-history item's members and the messages' roles, so a host or an editor that
 compiles the same long history again gets the very same records.  forgec keeps the last long
 history's records and hands them to every compile that would make them again

@@ -20,7 +20,7 @@ class Rule:
     until stop 31 did (same ``__init__`` signature, ``==``, ``hash``, ``repr``, ``match`` positions,
     :class:`~dataclasses.FrozenInstanceError` on assignment), written out by hand: defining the frozen
     slotted dataclass cost ~5.7 M instructions (~1.5 ms) of every ``forgec validate --no-cache``, as
-    :mod:`dataclasses` compiles generated source for each of its methods (docs/performance.md, "Stop 31:
+    :mod:`dataclasses` compiles generated source for each of its methods (docs/performance-log.md, "Stop 31:
     cold validate").  It is not a dataclass: nothing reads a rule through :mod:`dataclasses`.
     """
 

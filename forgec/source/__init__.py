@@ -56,7 +56,7 @@ __all__ = [
 def __getattr__(name: str) -> Any:
     """``YAML_MAX_FLOW_DEPTH`` and ``YAML_NODE_BUDGET`` from :mod:`forgec.source.yaml`, imported on first use
     (PEP 562): a run that reads only JSON never loads the YAML reader (~2 M instructions of a cold
-    ``forgec validate``, docs/performance.md "Stop 31: cold validate")."""
+    ``forgec validate``, docs/performance-log.md "Stop 31: cold validate")."""
     if name not in ("YAML_MAX_FLOW_DEPTH", "YAML_NODE_BUDGET"):
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     from forgec.source import yaml

@@ -7,7 +7,7 @@ the collector examines the young objects -- including those growing lists, a vis
 time -- and every few rounds it walks the older generations, which hold the host's whole
 conversation (hundreds of thousands of containers).  None of that finds garbage: JSON data is a
 tree, and a compile makes no reference cycles that outlive it.  Measured, collections were about
-half of a large parse or compile (docs/performance.md, *Fresh inputs* and *Scale*).
+half of a large parse or compile (docs/performance-log.md, *Fresh inputs* and *Scale*).
 
 So :func:`gc_paused` turns the collector off for the duration and puts it back as it was.  It is a
 counted, locked pause: nested and concurrent pauses (the language server and the web editor run

@@ -341,7 +341,7 @@ def _accented_preset(path: Path) -> None:
 @pytest.mark.parametrize("charset", ["utf-8", "utf-16", "latin-1"])
 def test_json_output_is_written_in_the_stream_encoding(tmp_path: Path, charset: str) -> None:
     # the document is written as UTF-8 bytes only where the text stream would have written those bytes
-    # (docs/performance.md, "Stop 25"); any other encoding still gets the text
+    # (docs/performance-log.md, "Stop 25"); any other encoding still gets the text
     from forgec.importers.sillytavern.project import import_into_project
     from forgec.js.values import dumps_report
 

@@ -1,4 +1,4 @@
-"""The importer pauses the cyclic collector for a large preset (docs/performance.md, "Stop 27: the
+"""The importer pauses the cyclic collector for a large preset (docs/performance-log.md, "Stop 27: the
 import rows"): while a file of ``LARGE_INPUT_CHARS`` bytes or more is parsed, and while a preset of
 ``LARGE_PRESET_PROMPTS`` prompts or more is converted.  Smaller inputs are left alone, the collector
 comes back on afterwards (also after a refusal), and a host that runs with it off keeps it off.

@@ -164,7 +164,7 @@ def test_a_real_import_renders_its_files_even_without_texts(tmp_path: Path) -> N
 
 @pytest.mark.parametrize("seed", range(60))
 def test_newline_runs_collapse_as_the_plain_substitution(seed: int) -> None:
-    # the run test is the pattern's own search (docs/performance.md, "Stop 25"): the result is
+    # the run test is the pattern's own search (docs/performance-log.md, "Stop 25"): the result is
     # ``text.replace(/\n{3,}/g, "\n\n")`` on texts of every string width
     import re
 
@@ -180,7 +180,7 @@ def test_newline_runs_collapse_as_the_plain_substitution(seed: int) -> None:
      "systems", 0, 1, None, True, False, [], ["user"], {"a": 1}],
 )  # fmt: skip
 def test_a_role_spelled_exactly_takes_the_shortcut_to_the_same_answer(value: object) -> None:
-    # _role returns an exact "system"/"user"/"assistant" as it is (docs/performance.md, "Stop 27");
+    # _role returns an exact "system"/"user"/"assistant" as it is (docs/performance-log.md, "Stop 27");
     # every other value goes the trimmed, lower-cased way, which must agree with it
     from forgec.importers.sillytavern.convert import _role
     from forgec.importers.sillytavern.preset import ConversionItem, PresetError

@@ -293,7 +293,7 @@ def test_loads_shallow_from_bytes_reads_each_literal_as_the_hooked_decoder() -> 
 @settings(max_examples=400, deadline=None)
 @given(_DOCUMENTS, st.sampled_from([0, 1, 300, 5000]))
 def test_loads_decoded_matches_loads(text: str, padding: int) -> None:
-    """The preset reader's counting decoder (docs/performance.md, "Stop 25"): under its integer
+    """The preset reader's counting decoder (docs/performance-log.md, "Stop 25"): under its integer
     budget (padding makes the budget) and past it (the digit-run test then picks the decoder), the
     value, its types and key order are :func:`loads`'s -- integers beyond 2**53 become floats."""
     padded = text + " " * padding

@@ -1,4 +1,4 @@
-"""``json_quote`` of long texts (the byte-wise path, docs/performance.md "Stop 23") against the string
+"""``json_quote`` of long texts (the byte-wise path, docs/performance-log.md "Stop 23") against the string
 encoder it stands in for, on random texts mixing every character class the escapes care about."""
 
 from __future__ import annotations

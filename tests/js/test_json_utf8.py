@@ -1,4 +1,4 @@
-"""Parsing a file's UTF-8 bytes with emoji written as escape pairs (docs/performance.md, "Stop 26:
+"""Parsing a file's UTF-8 bytes with emoji written as escape pairs (docs/performance-log.md, "Stop 26:
 the import rows"): the value, its types and key order, or the error with its position, are always
 those of the decoded file's text."""
 

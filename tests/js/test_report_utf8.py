@@ -1,4 +1,4 @@
-"""``dumps_report_utf8`` (docs/performance.md, "Stop 25: the SillyTavern import rows") against
+"""``dumps_report_utf8`` (docs/performance-log.md, "Stop 25: the SillyTavern import rows") against
 ``dumps_report(doc).encode("utf-8")``, the text it stands in for, on random documents mixing every
 character class the escapes care about, every value kind, and the values it leaves to ``dumps_report``."""
 

@@ -256,7 +256,7 @@ class RuleSelections:
     Kept on the stack-cache entry of a file (``forgec.codecs.stack``'s ``_CachedStack``) and handed
     to the compile only when the compile's stack came straight from that entry (nobody could have
     changed it), so the next compile of the same file does not read every rule again (a regex-heavy
-    stack: 5-50 µs a compile; see docs/performance.md, *Stop 25*).
+    stack: 5-50 µs a compile; see docs/performance-log.md, *Stop 25*).
 
     Nothing compiled is held here: an answer keeps each selected rule's parameters with its
     ``(pattern, flags)`` key, and a replay finds the compiled pattern in ``_COMPILED``, so the regex
@@ -692,7 +692,7 @@ def _run_rules(
 
     Each segment a rule runs on is :func:`_transform` written out here (same budget checks, clock
     readings and exceptions, in the same order): on the small inputs of a usual compile the calls per
-    segment were much of the pass's time (docs/performance.md, *Stop 27*). A rule whose pattern is one
+    segment were much of the pass's time (docs/performance-log.md, *Stop 27*). A rule whose pattern is one
     literal text and whose template holds no ``$`` is replaced with ``str.count``
     and ``str.replace`` (``replace_literal``), as ``transform_prefiltered`` would."""
     roles = [_role_of(m) for m in messages] if any(r.roles is not None for r in rules) else []

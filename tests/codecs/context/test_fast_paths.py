@@ -1,4 +1,4 @@
-"""Behaviour the context reader's speed-ups must keep (docs/performance.md, *Compile*)."""
+"""Behaviour the context reader's speed-ups must keep (docs/performance-log.md, *Compile*)."""
 
 from __future__ import annotations
 

@@ -169,7 +169,7 @@ def test_latest_user_text() -> None:
     assert latest_user_text([{"role": ["user"], "content": "x"}]) is None
 
 
-# --- the fused walk (docs/performance.md "Stop 23: the 50,000-message history rows") -------------
+# --- the fused walk (docs/performance-log.md "Stop 23: the 50,000-message history rows") -------------
 
 
 def test_preview_len_is_the_utf16_length_of_the_preview_text() -> None:
